@@ -1,0 +1,2 @@
+/** Sluice cli module. */
+package dev.sluice.cli;

@@ -1,0 +1,2 @@
+/** Sluice config module. */
+package dev.sluice.config;

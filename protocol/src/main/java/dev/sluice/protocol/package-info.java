@@ -1,0 +1,2 @@
+/** Sluice protocol module. */
+package dev.sluice.protocol;

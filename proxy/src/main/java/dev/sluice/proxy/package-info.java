@@ -1,0 +1,2 @@
+/** Sluice proxy module. */
+package dev.sluice.proxy;

@@ -1,0 +1,2 @@
+/** Sluice slap module. */
+package dev.sluice.slap;

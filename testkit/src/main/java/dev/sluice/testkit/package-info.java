@@ -1,0 +1,2 @@
+/** Sluice testkit module. */
+package dev.sluice.testkit;
