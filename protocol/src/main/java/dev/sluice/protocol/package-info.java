@@ -1,2 +1,0 @@
-/** Sluice protocol module. */
-package dev.sluice.protocol;
