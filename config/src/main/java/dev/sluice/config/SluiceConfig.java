@@ -1,0 +1,98 @@
+package dev.sluice.config;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The whole proxy configuration, immutable and valid by construction. A config loaded from a file
+ * or built by {@link QuickStart} always has at least one backend; {@link #defaults()} has none, for
+ * callers that add them with {@link #withBackends}.
+ *
+ * @param listen     where clients connect
+ * @param users      accounts the proxy authenticates; none means pass-through auth
+ * @param backends   MySQL servers, unique by name
+ * @param eventLoops Netty event loop threads; 0 means one per core
+ */
+public record SluiceConfig(
+        HostPort listen,
+        List<UserConfig> users,
+        List<BackendConfig> backends,
+        RoutingConfig routing,
+        LimitsConfig limits,
+        TimeoutsConfig timeouts,
+        TlsConfig tls,
+        int eventLoops) {
+
+    public SluiceConfig {
+        Objects.requireNonNull(listen, "listen");
+        users = List.copyOf(users);
+        backends = List.copyOf(backends);
+        Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(timeouts, "timeouts");
+        Objects.requireNonNull(tls, "tls");
+        requireUniqueNames("users", users, UserConfig::name);
+        requireUniqueNames("backends", backends, BackendConfig::name);
+        if (eventLoops < 0) {
+            throw new IllegalArgumentException("event_loops: " + eventLoops + " is out of range (expected: an integer >= 0)");
+        }
+        if (!backends.isEmpty()) {
+            checkRouting(routing, backends);
+        }
+    }
+
+    /** Default settings and no users or backends. */
+    public static SluiceConfig defaults() {
+        return new SluiceConfig(HostPort.defaultListen(), List.of(), List.of(), RoutingConfig.defaults(),
+                LimitsConfig.defaults(), TimeoutsConfig.defaults(), TlsConfig.defaults(), 0);
+    }
+
+    /** No users configured: the proxy relays the client's handshake to the backend it picked. */
+    public boolean passThroughAuth() {
+        return users.isEmpty();
+    }
+
+    public Optional<UserConfig> user(String name) {
+        return users.stream().filter(u -> u.name().equals(name)).findFirst();
+    }
+
+    public Optional<BackendConfig> backend(String name) {
+        return backends.stream().filter(b -> b.name().equals(name)).findFirst();
+    }
+
+    public SluiceConfig withListen(HostPort newListen) {
+        return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops);
+    }
+
+    public SluiceConfig withUsers(List<UserConfig> newUsers) {
+        return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops);
+    }
+
+    public SluiceConfig withBackends(List<BackendConfig> newBackends) {
+        return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops);
+    }
+
+    private static <T> void requireUniqueNames(String key, List<T> items, Function<T, String> name) {
+        Set<String> seen = new HashSet<>();
+        for (T item : items) {
+            Objects.requireNonNull(item, key);
+            if (!seen.add(name.apply(item))) {
+                throw new IllegalArgumentException(key + ": duplicate name " + Messages.quote(name.apply(item))
+                        + " (expected: unique names)");
+            }
+        }
+    }
+
+    private static void checkRouting(RoutingConfig routing, List<BackendConfig> backends) {
+        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(BackendConfig::isPrimary)) {
+            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary to take writes");
+        }
+        if (routing.balancer() == RoutingConfig.Balancer.WEIGHTED && backends.stream().allMatch(b -> b.weight() == 0)) {
+            throw new IllegalArgumentException("routing.balancer: weighted needs a backend with weight > 0");
+        }
+    }
+}
