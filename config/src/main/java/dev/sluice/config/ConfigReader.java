@@ -1,0 +1,183 @@
+package dev.sluice.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+
+/**
+ * Walks a composed YAML document into a {@link SluiceConfig}. Each value is checked where it is
+ * read, so its problem carries its own line; records are built only from sections that read
+ * cleanly, and their cross-field checks are reported at the section.
+ */
+final class ConfigReader {
+
+    static final List<String> TOP_KEYS =
+            List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops");
+    static final List<String> USER_KEYS = List.of("name", "password");
+    static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections");
+    static final List<String> ROUTING_KEYS = List.of("mode", "balancer");
+    static final List<String> LIMITS_KEYS =
+            List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size");
+    static final List<String> TIMEOUTS_KEYS =
+            List.of("connect", "handshake", "client_idle", "backend_queue", "pool_idle", "shutdown", "backend_retry");
+
+    private static final String HOST_PORT = "host:port";
+    private static final Duration SOME = Duration.ofMillis(1);
+
+    private final Problems problems;
+    private final EnvInterpolator env;
+    private final Path baseDir;
+
+    ConfigReader(Problems problems, EnvInterpolator env, Path baseDir) {
+        this.problems = problems;
+        this.env = env;
+        this.baseDir = baseDir;
+    }
+
+    SluiceConfig read(Node root) {
+        YamlMapping top = YamlMapping.open(root, "", TOP_KEYS, problems, env);
+        HostPort listen = top.scalar("listen", HOST_PORT).flatMap(v -> v.convert(HostPort::parse))
+                .orElse(HostPort.defaultListen());
+        List<UserConfig> users = readUsers(top);
+        List<BackendConfig> backends = readBackends(top);
+        RoutingConfig routing = readRouting(top.section("routing", ROUTING_KEYS), backends);
+        LimitsConfig limits = readLimits(top.section("limits", LIMITS_KEYS));
+        TimeoutsConfig timeouts = readTimeouts(top.section("timeouts", TIMEOUTS_KEYS));
+        TlsConfig tls = new TlsReader(problems, baseDir).read(top.section("tls", TlsReader.TLS_KEYS));
+        int eventLoops = top.scalar("event_loops", "an integer >= 0")
+                .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(0);
+        problems.throwIfAny();
+        SluiceConfig config = top.build(problems.count(),
+                () -> new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops), null);
+        problems.throwIfAny();
+        return config;
+    }
+
+    private List<UserConfig> readUsers(YamlMapping top) {
+        List<UserConfig> users = new ArrayList<>();
+        Map<String, Integer> firstLine = new HashMap<>();
+        List<Node> items = top.list("users", "users with name and password");
+        for (int i = 0; i < items.size(); i++) {
+            int before = problems.count();
+            YamlMapping user = YamlMapping.open(items.get(i), "users[" + i + "]", USER_KEYS, problems, env);
+            Optional<YamlScalar> name = user.required("name", "a user name");
+            Optional<String> password = user.required("password", "a password; write \"\" for an empty one")
+                    .map(YamlScalar::text);
+            name.flatMap(YamlScalar::name).ifPresent(n -> unique(firstLine, n, name.get(), "user"));
+            UserConfig built = user.build(before, () -> new UserConfig(name.get().text(), password.get()), null);
+            if (built != null) {
+                users.add(built);
+            }
+        }
+        return users;
+    }
+
+    private List<BackendConfig> readBackends(YamlMapping top) {
+        NodeTuple entry = top.entry("backends");
+        if (entry == null) {
+            top.missing("backends", "a list of backends, at least one");
+            return List.of();
+        }
+        List<Node> items = top.list("backends", "backends, each with an address");
+        if (items.isEmpty() && (YamlMapping.isNull(entry.getValueNode()) || entry.getValueNode() instanceof SequenceNode)) {
+            problems.at(entry.getKeyNode(), "backends", "no backends (expected: at least one backend)");
+        }
+        List<BackendConfig> backends = new ArrayList<>();
+        Map<String, Integer> firstLine = new HashMap<>();
+        for (int i = 0; i < items.size(); i++) {
+            readBackend(items.get(i), "backends[" + i + "]", firstLine).ifPresent(backends::add);
+        }
+        return backends;
+    }
+
+    private Optional<BackendConfig> readBackend(Node item, String path, Map<String, Integer> firstLine) {
+        int before = problems.count();
+        YamlMapping backend = YamlMapping.open(item, path, BACKEND_KEYS, problems, env);
+        Optional<HostPort> address = backend.required("address", HOST_PORT)
+                .flatMap(v -> v.convert(Scalars::backendAddress));
+        Optional<YamlScalar> explicitName = backend.scalar("name", "a backend name");
+        Optional<String> name = explicitName.isPresent() ? explicitName.get().name() : address.map(HostPort::toString);
+        BackendConfig.Role role = backend.scalar("role", "primary or replica")
+                .flatMap(v -> v.enumValue(BackendConfig.Role.class)).orElse(BackendConfig.Role.PRIMARY);
+        int weight = backend.scalar("weight", "an integer >= 0")
+                .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(BackendConfig.DEFAULT_WEIGHT);
+        int maxConnections = backend.scalar("max_connections", "an integer > 0")
+                .flatMap(v -> v.integer(1, Integer.MAX_VALUE)).orElse(BackendConfig.DEFAULT_MAX_CONNECTIONS);
+        if (name.isPresent() && problems.count() == before) {
+            if (explicitName.isPresent()) {
+                unique(firstLine, name.get(), explicitName.get(), "backend");
+            } else if (firstLine.containsKey(name.get())) {
+                backend.fail("duplicate backend name " + Messages.quote(name.get()) + " (first at line "
+                        + firstLine.get(name.get()) + "; the name comes from the address: set name to tell them apart)");
+            } else {
+                firstLine.put(name.get(), YamlMapping.line(backend.node()));
+            }
+        }
+        return Optional.ofNullable(backend.build(before,
+                () -> new BackendConfig(name.get(), address.get(), role, weight, maxConnections), null));
+    }
+
+    private void unique(Map<String, Integer> firstLine, String name, YamlScalar at, String what) {
+        Integer first = firstLine.putIfAbsent(name, at.line());
+        if (first != null) {
+            at.fail("duplicate " + what + " name " + Messages.quote(name) + " (first at line " + first + ")");
+        }
+    }
+
+    private RoutingConfig readRouting(YamlMapping routing, List<BackendConfig> backends) {
+        Optional<YamlScalar> modeValue = routing.scalar("mode", "session or split");
+        Optional<YamlScalar> balancerValue = routing.scalar("balancer", "a balancer name");
+        RoutingConfig.Mode mode = modeValue.flatMap(v -> v.enumValue(RoutingConfig.Mode.class))
+                .orElse(RoutingConfig.Mode.SESSION);
+        RoutingConfig.Balancer balancer = balancerValue.flatMap(v -> v.enumValue(RoutingConfig.Balancer.class))
+                .orElse(RoutingConfig.Balancer.ROUND_ROBIN);
+        if (!backends.isEmpty() && mode == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(BackendConfig::isPrimary)) {
+            modeValue.ifPresent(v -> v.fail("split needs a backend with role primary to take writes (found: only replicas)"));
+        }
+        if (!backends.isEmpty() && balancer == RoutingConfig.Balancer.WEIGHTED && backends.stream().allMatch(b -> b.weight() == 0)) {
+            balancerValue.ifPresent(v -> v.fail("weighted needs a backend with weight > 0 (found: every weight is 0)"));
+        }
+        return new RoutingConfig(mode, balancer);
+    }
+
+    private LimitsConfig readLimits(YamlMapping limits) {
+        int before = problems.count();
+        int maxClients = limits.scalar("max_client_connections", "an integer > 0")
+                .flatMap(v -> v.integer(1, Integer.MAX_VALUE)).orElse(LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
+        int queueSize = limits.scalar("backend_queue_size", "an integer >= 0")
+                .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(LimitsConfig.DEFAULT_BACKEND_QUEUE_SIZE);
+        boolean localInfile = limits.scalar("allow_local_infile", "true or false")
+                .flatMap(YamlScalar::bool).orElse(false);
+        int maxPacket = limits.scalar("max_packet_size", ByteSizes.EXPECTED)
+                .flatMap(v -> v.byteSize(LimitsConfig.MIN_PACKET_SIZE, LimitsConfig.MAX_PACKET_SIZE))
+                .orElse(LimitsConfig.MAX_PACKET_SIZE);
+        return limits.build(before, () -> new LimitsConfig(maxClients, queueSize, localInfile, maxPacket),
+                LimitsConfig.defaults());
+    }
+
+    private TimeoutsConfig readTimeouts(YamlMapping timeouts) {
+        int before = problems.count();
+        TimeoutsConfig defaults = TimeoutsConfig.defaults();
+        Duration connect = duration(timeouts, "connect", SOME, TimeoutsConfig.MAX, defaults.connect());
+        Duration handshake = duration(timeouts, "handshake", SOME, TimeoutsConfig.MAX, defaults.handshake());
+        Duration clientIdle = duration(timeouts, "client_idle", SOME, TimeoutsConfig.MAX, defaults.clientIdle());
+        Duration backendQueue = duration(timeouts, "backend_queue", Duration.ZERO, TimeoutsConfig.MAX, defaults.backendQueue());
+        Duration poolIdle = duration(timeouts, "pool_idle", SOME, TimeoutsConfig.MAX, defaults.poolIdle());
+        Duration shutdown = duration(timeouts, "shutdown", Duration.ZERO, TimeoutsConfig.MAX, defaults.shutdown());
+        Duration backendRetry = duration(timeouts, "backend_retry", SOME, TimeoutsConfig.BACKEND_RETRY_CAP,
+                defaults.backendRetry());
+        return timeouts.build(before, () -> new TimeoutsConfig(connect, handshake, clientIdle, backendQueue, poolIdle,
+                shutdown, backendRetry), defaults);
+    }
+
+    private static Duration duration(YamlMapping section, String key, Duration min, Duration max, Duration fallback) {
+        return section.scalar(key, Durations.EXPECTED).flatMap(v -> v.duration(min, max)).orElse(fallback);
+    }
+}
