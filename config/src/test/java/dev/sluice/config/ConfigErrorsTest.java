@@ -302,6 +302,15 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void selfReferencingAnchorsEndInAnErrorNotALoop() {
+        assertThat(problem("backends: &b [*b]\n")).isEqualTo(
+                "sluice.yaml:1:11: backends[0]: found a list (expected: a mapping with keys name, address, role,"
+                        + " weight, max_connections)");
+        assertThat(problem("backends: [{address: \"db:1\"}]\ntls: &t {client: *t}\n")).isEqualTo(
+                "sluice.yaml:2:10: tls.client: unknown key \"client\" (expected one of: enabled, cert, key, required)");
+    }
+
+    @Test
     void hostileYamlIsRefusedNotExpanded() {
         StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x]\n");
         for (char c = 'b'; c <= 'k'; c++) {
