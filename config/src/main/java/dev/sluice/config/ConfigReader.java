@@ -94,6 +94,10 @@ final class ConfigReader {
         for (int i = 0; i < items.size(); i++) {
             readBackend(items.get(i), "backends[" + i + "]", firstLine).ifPresent(backends::add);
         }
+        if (!backends.isEmpty() && backends.size() == items.size() && backends.stream().allMatch(b -> b.weight() == 0)) {
+            problems.at(entry.getKeyNode(), "backends",
+                    "every weight is 0 (expected: at least one backend with weight > 0, as balancers skip weight 0)");
+        }
         return backends;
     }
 
@@ -138,11 +142,11 @@ final class ConfigReader {
                 .orElse(RoutingConfig.Mode.SESSION);
         RoutingConfig.Balancer balancer = balancerValue.flatMap(v -> v.enumValue(RoutingConfig.Balancer.class))
                 .orElse(RoutingConfig.Balancer.ROUND_ROBIN);
-        if (!backends.isEmpty() && mode == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(BackendConfig::isPrimary)) {
-            modeValue.ifPresent(v -> v.fail("split needs a backend with role primary to take writes (found: only replicas)"));
-        }
-        if (!backends.isEmpty() && balancer == RoutingConfig.Balancer.WEIGHTED && backends.stream().allMatch(b -> b.weight() == 0)) {
-            balancerValue.ifPresent(v -> v.fail("weighted needs a backend with weight > 0 (found: every weight is 0)"));
+        if (!backends.isEmpty() && mode == RoutingConfig.Mode.SPLIT
+                && backends.stream().noneMatch(b -> b.isPrimary() && b.weight() > 0)) {
+            modeValue.ifPresent(v -> v.fail("split needs a backend with role primary and weight > 0 to take writes"
+                    + " (found: " + (backends.stream().anyMatch(BackendConfig::isPrimary)
+                            ? "every primary has weight 0" : "only replicas") + ")"));
         }
         return new RoutingConfig(mode, balancer);
     }

@@ -88,8 +88,11 @@ public final class QuickStart {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        List<BackendConfig> backends = name(specs, explicitNames);
-        return SluiceConfig.defaults().withBackends(backends).withUsers(users);
+        try {
+            return SluiceConfig.defaults().withBackends(name(specs, explicitNames)).withUsers(users);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(List.of(ConfigProblem.unplaced(BACKEND_FLAG, "", e.getMessage())), e);
+        }
     }
 
     private static List<BackendConfig> name(List<BackendSpec> specs, Set<String> taken) {

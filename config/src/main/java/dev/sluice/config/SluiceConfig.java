@@ -87,12 +87,14 @@ public record SluiceConfig(
         }
     }
 
+    /** Balancers only pick backends with weight above 0, so some backend must have one. */
     private static void checkRouting(RoutingConfig routing, List<BackendConfig> backends) {
-        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(BackendConfig::isPrimary)) {
-            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary to take writes");
+        if (backends.stream().allMatch(b -> b.weight() == 0)) {
+            throw new IllegalArgumentException("backends: every weight is 0 (expected: at least one backend with weight > 0)");
         }
-        if (routing.balancer() == RoutingConfig.Balancer.WEIGHTED && backends.stream().allMatch(b -> b.weight() == 0)) {
-            throw new IllegalArgumentException("routing.balancer: weighted needs a backend with weight > 0");
+        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(b -> b.isPrimary() && b.weight() > 0)) {
+            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary and weight > 0"
+                    + " to take writes");
         }
     }
 }

@@ -224,6 +224,8 @@ class ConfigErrorsTest {
         String yaml = """
                 backends:
                   - address: db1:3306
+                    weight: 0
+                  - address: db2:3306
                     role: replica
                     weight: 0
                 routing:
@@ -237,11 +239,16 @@ class ConfigErrorsTest {
                 """;
 
         assertThat(problems(yaml)).containsExactly(
-                "sluice.yaml:6:9: routing.mode: split needs a backend with role primary to take writes (found: only replicas)",
-                "sluice.yaml:7:13: routing.balancer: weighted needs a backend with weight > 0 (found: every weight is 0)",
-                "sluice.yaml:10:5: tls.client: cert is set without key (expected: both cert and key, or neither for a"
+                "sluice.yaml:1:1: backends: every weight is 0 (expected: at least one backend with weight > 0,"
+                        + " as balancers skip weight 0)",
+                "sluice.yaml:8:9: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
+                        + " (found: every primary has weight 0)",
+                "sluice.yaml:12:5: tls.client: cert is set without key (expected: both cert and key, or neither for a"
                         + " self-signed certificate)",
-                "sluice.yaml:12:5: tls.backend: verify: true needs enabled: true");
+                "sluice.yaml:14:5: tls.backend: verify: true needs enabled: true");
+        assertThat(problem("backends: [{address: \"db:1\", role: replica}]\nrouting: {mode: split}\n")).isEqualTo(
+                "sluice.yaml:2:17: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
+                        + " (found: only replicas)");
     }
 
     @Test

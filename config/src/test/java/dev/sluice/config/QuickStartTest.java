@@ -94,6 +94,13 @@ class QuickStartTest {
     }
 
     @Test
+    void configChecksTheBackendsTogether() {
+        assertThatThrownBy(() -> QuickStart.config(List.of("a:1,weight=0", "b:2,weight=0,role=replica"), List.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("--backend: backends: every weight is 0 (expected: at least one backend with weight > 0)");
+    }
+
+    @Test
     void configNeedsABackend() {
         assertThatThrownBy(() -> QuickStart.config(List.of(), List.of("app:pw")))
                 .isInstanceOf(ConfigException.class)

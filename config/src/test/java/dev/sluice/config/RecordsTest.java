@@ -89,7 +89,7 @@ class RecordsTest {
 
     @Test
     void sluiceConfigChecksNamesAndRouting() {
-        BackendConfig replica = new BackendConfig("r", DB, BackendConfig.Role.REPLICA, 0, 1);
+        BackendConfig replica = new BackendConfig("r", DB, BackendConfig.Role.REPLICA, 1, 1);
         SluiceConfig base = SluiceConfig.defaults();
 
         assertThatThrownBy(() -> base.withBackends(List.of(replica, replica)))
@@ -100,9 +100,12 @@ class RecordsTest {
                 new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.WEIGHTED), base.limits(),
                 base.timeouts(), base.tls(), 0);
         assertThatThrownBy(() -> split.withBackends(List.of(replica)))
-                .hasMessage("routing.mode: split needs a backend with role primary to take writes");
-        assertThatThrownBy(() -> split.withBackends(List.of(new BackendConfig("p", DB, BackendConfig.Role.PRIMARY, 0, 1))))
-                .hasMessage("routing.balancer: weighted needs a backend with weight > 0");
+                .hasMessage("routing.mode: split needs a backend with role primary and weight > 0 to take writes");
+        BackendConfig drained = new BackendConfig("p", DB, BackendConfig.Role.PRIMARY, 0, 1);
+        assertThatThrownBy(() -> split.withBackends(List.of(drained, new BackendConfig("r", DB, BackendConfig.Role.REPLICA, 1, 1))))
+                .hasMessage("routing.mode: split needs a backend with role primary and weight > 0 to take writes");
+        assertThatThrownBy(() -> base.withBackends(List.of(drained)))
+                .hasMessage("backends: every weight is 0 (expected: at least one backend with weight > 0)");
         assertThatThrownBy(() -> new SluiceConfig(base.listen(), List.of(), List.of(), base.routing(), base.limits(),
                 base.timeouts(), base.tls(), -1)).hasMessage("event_loops: -1 is out of range (expected: an integer >= 0)");
     }
