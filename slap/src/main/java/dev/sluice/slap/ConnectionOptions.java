@@ -1,0 +1,28 @@
+package dev.sluice.slap;
+
+/**
+ * How clients reach the server: the mysql client's connection options.
+ *
+ * @param socket   accepted for compatibility; slap always connects over TCP
+ * @param protocol {@code tcp}, {@code socket}, {@code pipe} or {@code memory}; only TCP is used
+ */
+public record ConnectionOptions(String host, int port, String user, String password, String socket,
+                                String protocol, boolean compress, SslOptions ssl, String initCommand) {
+
+    public ConnectionOptions {
+        if (host == null || host.isEmpty()) {
+            throw new SlapException("--host is empty (expected: a host name or address)", 1);
+        }
+        if (port < 1 || port > 65535) {
+            throw new SlapException("--port: " + port + " (expected: 1 to 65535)", 1);
+        }
+        if (ssl == null) {
+            ssl = SslOptions.DISABLED;
+        }
+    }
+
+    /** {@code host:port}, with brackets around an IPv6 address. */
+    public String address() {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+}

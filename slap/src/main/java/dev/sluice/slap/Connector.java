@@ -1,0 +1,125 @@
+package dev.sluice.slap;
+
+import com.mysql.cj.jdbc.NonRegisteringDriver;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+
+/**
+ * Opens Connector/J connections the way mysqlslap opens libmysqlclient ones: text protocol,
+ * multi-statements allowed, the schema sent in the handshake. The extra properties only remove
+ * round trips Connector/J would otherwise add to every connect (the server-variables query is
+ * cached after the first connection, session state is tracked locally, no SET autocommit).
+ */
+final class Connector {
+
+    /** mysqlslap's slap_connect: 10 attempts, 100 ms apart. */
+    static final int CONNECT_ATTEMPTS = 10;
+    static final Duration RETRY_PAUSE = Duration.ofMillis(100);
+
+    static {
+        // Connector/J's cleanup thread tracks every connection with a phantom reference; slap closes
+        // all of its connections itself.
+        if (System.getProperty("com.mysql.cj.disableAbandonedConnectionCleanup") == null) {
+            System.setProperty("com.mysql.cj.disableAbandonedConnectionCleanup", "true");
+        }
+    }
+
+    private final ConnectionOptions options;
+    private final NonRegisteringDriver driver;
+    private final Properties properties;
+    private final String url;
+
+    Connector(ConnectionOptions options) {
+        this.options = options;
+        try {
+            this.driver = new NonRegisteringDriver();
+        } catch (SQLException e) {
+            throw new SlapException("Cannot load Connector/J: " + e.getMessage(), 1, e);
+        }
+        Properties base = new Properties();
+        base.setProperty("user", options.user() == null ? "" : options.user());
+        if (options.password() != null) {
+            base.setProperty("password", options.password());
+        }
+        base.setProperty("allowMultiQueries", "true");
+        base.setProperty("useServerPrepStmts", "false");
+        base.setProperty("cacheServerConfiguration", "true");
+        base.setProperty("characterSetResults", "utf8mb4");
+        base.setProperty("connectionAttributes", "program_name:slap");
+        base.setProperty("maintainTimeStats", "false");
+        base.setProperty("connectTimeout", "60000");
+        base.setProperty("useCompression", Boolean.toString(options.compress()));
+        TlsProperties.apply(options.ssl(), base);
+        // Without these Connector/J asks the server for autocommit and read-only state around
+        // statements, which adds round trips and shows up in the server's Com_select.
+        base.setProperty("useLocalSessionState", "true");
+        base.setProperty("elideSetAutoCommits", "true");
+        this.properties = base;
+        this.url = "jdbc:mysql://" + options.address() + "/";
+    }
+
+    ConnectionOptions options() {
+        return options;
+    }
+
+    /**
+     * One attempt; {@code schema} may be null. The schema goes in a property, not in the URL, so
+     * every connection of the run has the same URL and so shares the server configuration that
+     * the first one (the setup connection) cached: clients connect with the handshake alone.
+     */
+    Connection open(String schema) throws SQLException {
+        Properties connect = properties;
+        if (schema != null) {
+            connect = new Properties();
+            connect.putAll(properties);
+            connect.setProperty("dbname", schema);
+        }
+        Connection connection = driver.connect(url, connect);
+        if (options.initCommand() != null) {
+            try (java.sql.Statement init = connection.createStatement()) {
+                init.execute(options.initCommand());
+            } catch (SQLException e) {
+                connection.close();
+                throw e;
+            }
+        }
+        return connection;
+    }
+
+    /** mysqlslap's slap_connect: retries, then the last failure. */
+    Connection openWithRetries(String schema) throws SQLException, InterruptedException {
+        SQLException last = null;
+        for (int attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
+            try {
+                return open(schema);
+            } catch (SQLException e) {
+                last = e;
+                Thread.sleep(RETRY_PAUSE);
+            }
+        }
+        throw last;
+    }
+
+    /** mysqlslap's "%d %s" for an error: the server's code, or the SQLSTATE when there is none. */
+    static String describe(SQLException e) {
+        return errorKey(e) + " " + firstLine(e.getMessage());
+    }
+
+    static String errorKey(SQLException e) {
+        if (e.getErrorCode() != 0) {
+            return Integer.toString(e.getErrorCode());
+        }
+        return e.getSQLState() == null ? "client" : e.getSQLState();
+    }
+
+    static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.sluice.slap;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A Connector/J connection sending text-protocol COM_QUERY, reading every row of every result as
+ * mysqlslap does (mysql_store_result, then fetch until the end, for each of multiple results).
+ */
+final class JdbcSession implements SqlSession {
+
+    private final Connection connection;
+    private final java.sql.Statement statement;
+    private final PrintWriter echo;
+
+    /** {@code echo}: where {@code -vvv} prints each statement, or null. */
+    JdbcSession(Connection connection, PrintWriter echo) throws SQLException {
+        this.connection = connection;
+        this.statement = connection.createStatement();
+        this.echo = echo;
+    }
+
+    @Override
+    public void execute(String sql) throws SQLException {
+        if (echo != null) {
+            echo.print(sql + ";\n");
+            echo.flush();
+        }
+        boolean isResult = statement.execute(sql);
+        while (true) {
+            if (isResult) {
+                try (ResultSet rows = statement.getResultSet()) {
+                    while (rows.next()) {
+                        // Rows are read to the end, like mysql_fetch_row in mysqlslap.
+                    }
+                }
+            } else if (statement.getUpdateCount() == -1) {
+                return;
+            }
+            isResult = statement.getMoreResults();
+        }
+    }
+
+    /**
+     * A USE statement rather than Connection.setCatalog: Connector/J keeps the schema locally and
+     * would skip re-selecting a schema it thinks is current although DROP SCHEMA has unset it.
+     */
+    @Override
+    public void useSchema(String schema) throws SQLException {
+        execute("USE `" + schema.replace("`", "``") + "`");
+    }
+
+    @Override
+    public List<String> column(String sql, int column) throws SQLException {
+        if (echo != null) {
+            echo.print(sql + ";\n");
+            echo.flush();
+        }
+        List<String> values = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                values.add(rows.getString(column));
+            }
+        }
+        return values;
+    }
+
+    boolean isClosed() {
+        try {
+            return connection.isClosed();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // Closing a connection the server already dropped: nothing left to release.
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package dev.sluice.slap;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.Console;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code sluice slap}: mysqlslap's options, defaults and output, plus slap's additions. Numbers
+ * are read as the mysql clients read them (K/M/G suffixes, exit status 9 on a bad value); the
+ * run itself is {@link Slap#run(SlapOptions, PrintWriter, PrintWriter)}.
+ */
+@Command(name = "slap", sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Run a query multiple times against the server: a mysqlslap-compatible load client.",
+                "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
+        footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
+                "--rate, --json, --sweep, --fail-fast; errors are counted per code and reported on stderr."})
+public final class SlapCommand implements Callable<Integer> {
+
+    static final String ASK_PASSWORD = "\0ask";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private SlapConnectionArgs connection = new SlapConnectionArgs();
+
+    @Option(names = {"-?", "--help"}, usageHelp = true, description = "Display this help and exit.")
+    private boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "Output version information and exit.")
+    private boolean version;
+
+    @Option(names = {"-a", "--auto-generate-sql"}, description = "Generate SQL where not supplied by file or command line.")
+    private boolean autoGenerateSql;
+
+    @Option(names = "--auto-generate-sql-add-autoincrement", description = "Add an AUTO_INCREMENT column to auto-generated tables.")
+    private boolean addAutoincrement;
+
+    @Option(names = "--auto-generate-sql-execute-number", paramLabel = "#", description = "Set this number to generate a set number of queries to run.")
+    private String executeNumber;
+
+    @Option(names = "--auto-generate-sql-guid-primary", description = "Add GUID based primary keys to auto-generated tables.")
+    private boolean guidPrimary;
+
+    @Option(names = "--auto-generate-sql-load-type", paramLabel = "name", description = "Specify test load type: mixed, update, write, key, or read; default is mixed.")
+    private String loadType = "mixed";
+
+    @Option(names = "--auto-generate-sql-secondary-indexes", paramLabel = "#", description = "Number of secondary indexes to add to auto-generated tables.")
+    private String secondaryIndexes;
+
+    @Option(names = "--auto-generate-sql-unique-query-number", paramLabel = "#", description = "Number of unique queries to generate for automatic tests (default 10).")
+    private String uniqueQueryNumber;
+
+    @Option(names = "--auto-generate-sql-unique-write-number", paramLabel = "#", description = "Number of unique queries to generate for auto-generate-sql-write-number (default 10).")
+    private String uniqueWriteNumber;
+
+    @Option(names = "--auto-generate-sql-write-number", paramLabel = "#", description = "Number of row inserts to perform for each thread (default is 100).")
+    private String writeNumber;
+
+    @Option(names = "--commit", paramLabel = "#", description = "Commit records every X number of statements.")
+    private String commit;
+
+    @Option(names = {"-c", "--concurrency"}, paramLabel = "name", description = "Number of clients to simulate for query to run (comma list).")
+    private String concurrency = "1";
+
+    @Option(names = "--create", paramLabel = "name", description = "File or string to use create tables.")
+    private String create;
+
+    @Option(names = "--create-schema", paramLabel = "name", description = "Schema to run tests in (default mysqlslap).")
+    private String createSchema = "mysqlslap";
+
+    @Option(names = "--csv", arity = "0..1", fallbackValue = "-", paramLabel = "name", description = "Generate CSV output to named file or to stdout if no file is named.")
+    private String csv;
+
+    @Option(names = {"-F", "--delimiter"}, paramLabel = "name", description = "Delimiter to use in SQL statements supplied in file or command line.")
+    private String delimiter = "\n";
+
+    @Option(names = "--detach", paramLabel = "#", description = "Detach (close and reopen) connections after X number of requests.")
+    private String detach;
+
+    @Option(names = {"-e", "--engine"}, paramLabel = "name", description = "Comma separated list of storage engines to use for creating the table; engine:option adds table options.")
+    private String engine;
+
+    @Option(names = {"-i", "--iterations"}, paramLabel = "#", description = "Number of times to run the tests.")
+    private String iterations;
+
+    @Option(names = "--no-drop", description = "Do not drop the schema after the test.")
+    private boolean noDrop;
+
+    @Option(names = {"-x", "--number-char-cols"}, paramLabel = "name", description = "Number of VARCHAR columns to create in table if specifying --auto-generate-sql (N or N:I for indexed).")
+    private String charCols;
+
+    @Option(names = {"-y", "--number-int-cols"}, paramLabel = "name", description = "Number of INT columns to create in table if specifying --auto-generate-sql (N or N:I for indexed).")
+    private String intCols;
+
+    @Option(names = "--number-of-queries", paramLabel = "#", description = "Limit each client to this number of queries (this is not exact): the total divided by the clients.")
+    private String numberOfQueries;
+
+    @Option(names = "--only-print", description = "Do not connect to the databases, but instead print out what would have been done.")
+    private boolean onlyPrint;
+
+    @Option(names = "--post-query", paramLabel = "name", description = "Query to run or file containing query to execute after tests have completed.")
+    private String postQuery;
+
+    @Option(names = "--post-system", paramLabel = "name", description = "system() string to execute after tests have completed.")
+    private String postSystem;
+
+    @Option(names = "--pre-query", paramLabel = "name", description = "Query to run or file containing query to execute before running tests.")
+    private String preQuery;
+
+    @Option(names = "--pre-system", paramLabel = "name", description = "system() string to execute before running tests.")
+    private String preSystem;
+
+    @Option(names = {"-q", "--query"}, paramLabel = "name", description = "Query to run or file containing query to run.")
+    private String query;
+
+    @Option(names = {"-s", "--silent"}, description = "Run program in silent mode - no output.")
+    private boolean silent;
+
+    @Option(names = {"-v", "--verbose"}, description = "More verbose output; you can use this multiple times to get even more verbose output.")
+    private boolean[] verbose = new boolean[0];
+
+    @Option(names = "--no-defaults", hidden = true, description = "Accepted for compatibility: slap reads no option files.")
+    private boolean noDefaults;
+
+    @Option(names = "--fail-fast", description = "Stop at the first failed query or connect, as mysqlslap does (exit status 1).")
+    private boolean failFast;
+
+    @Option(names = {"--percentiles", "--latency"}, description = "Add latency p50/p95/p99/max and queries per second to each result.")
+    private boolean percentiles;
+
+    @Option(names = "--time", paramLabel = "S", description = "Run each iteration for S seconds (clients loop over their queries until then).")
+    private String time;
+
+    @Option(names = "--report-interval", paramLabel = "S", description = "Print sysbench-style throughput and latency lines every S seconds.")
+    private String reportInterval;
+
+    @Option(names = "--rate", paramLabel = "N", description = "Open loop: N queries per second across all clients; latency counts from the intended start.")
+    private String rate;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure of every run to FILE as JSON.")
+    private String json;
+
+    @Option(names = "--sweep", arity = "0..1", fallbackValue = "1024", paramLabel = "MAX", description = "Double the clients from 1 (up to MAX, default 1024) until throughput stops growing; name the knee.")
+    private String sweep;
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed for the generated values (default: a fresh one).")
+    private String seed;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            Slap.run(options(), out, err);
+            return 0;
+        } catch (SlapException e) {
+            out.flush();
+            err.print("slap: " + e.getMessage() + "\n");
+            err.flush();
+            return e.exitCode();
+        }
+    }
+
+    /** The options this command line gives, checked as mysqlslap checks them. */
+    SlapOptions options() {
+        SlapOptions.Builder b = SlapOptions.builder();
+        connection.applyTo(b, this::askPassword);
+        b.autoGenerateSql(autoGenerateSql).addAutoincrement(addAutoincrement).guidPrimary(guidPrimary).loadType(loadType)
+                .query(query).create(create).preQuery(preQuery).postQuery(postQuery).delimiter(delimiter)
+                .createSchema(createSchema).onlyPrint(onlyPrint).preSystem(preSystem).postSystem(postSystem)
+                .noDrop(noDrop).silent(silent).verbose(verbose.length).csv(csv).failFast(failFast)
+                .percentiles(percentiles).jsonFile(json);
+        if (executeNumber != null) b.executeNumber(number(executeNumber, "auto-generate-sql-execute-number"));
+        if (secondaryIndexes != null) b.secondaryIndexes((int) number(secondaryIndexes, "auto-generate-sql-secondary-indexes", Integer.MAX_VALUE));
+        if (uniqueQueryNumber != null) b.uniqueQueryNumber(number(uniqueQueryNumber, "auto-generate-sql-unique-query-number"));
+        if (uniqueWriteNumber != null) b.uniqueWriteNumber(number(uniqueWriteNumber, "auto-generate-sql-unique-write-number"));
+        if (writeNumber != null) b.writeNumber(number(writeNumber, "auto-generate-sql-write-number"));
+        if (commit != null) b.commit((int) number(commit, "commit", Integer.MAX_VALUE));
+        if (detach != null) b.detach((int) number(detach, "detach", Integer.MAX_VALUE));
+        if (iterations != null) b.iterations((int) number(iterations, "iterations", Integer.MAX_VALUE));
+        if (numberOfQueries != null) b.numberOfQueries(number(numberOfQueries, "number-of-queries"));
+        if (time != null) b.timeSeconds(number(time, "time"));
+        if (reportInterval != null) b.reportIntervalSeconds(number(reportInterval, "report-interval"));
+        if (rate != null) b.rate(MysqlNumber.parseDouble(rate, "rate"));
+        if (sweep != null) b.sweepMax((int) MysqlNumber.parse(sweep, "sweep", 1, 1 << 20));
+        if (seed != null) b.seed(MysqlNumber.parse(seed, "seed", Long.MIN_VALUE, Long.MAX_VALUE));
+        b.concurrency(SlapOptions.parseConcurrency(concurrency));
+        if (intCols != null) b.intCols(ColumnSpec.parse(intCols, "number-int-cols"));
+        if (charCols != null) b.charCols(ColumnSpec.parse(charCols, "number-char-cols"));
+        if (engine != null) b.engines(EngineSpec.parseList(engine));
+        return b.build();
+    }
+
+    private static long number(String value, String option) {
+        return MysqlNumber.parse(value, option, 0, Long.MAX_VALUE);
+    }
+
+    private static long number(String value, String option, long max) {
+        return MysqlNumber.parse(value, option, 0, max);
+    }
+
+    private String askPassword() {
+        Console console = System.console();
+        if (console == null || !Terminal.interactive()) {
+            throw new SlapException("-p without a value asks for the password on a terminal, and there is none;"
+                    + " give it as -pSECRET or --password=SECRET", 1);
+        }
+        char[] typed = console.readPassword("Enter password: ");
+        return typed == null ? "" : new String(typed);
+    }
+}
