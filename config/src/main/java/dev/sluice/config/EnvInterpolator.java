@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Replaces {@code ${VAR}} and {@code ${VAR:-default}} in config values, as a shell would:
- * the default is used when VAR is unset or empty. {@code $${} writes a literal {@code ${}, so a
- * password may contain it; any other {@code $} is kept as it is. Defaults cannot nest.
+ * the default is used when VAR is unset or empty. <code>$${</code> writes a literal <code>${</code>,
+ * so a password may contain it; any other {@code $} is kept as it is. Defaults cannot nest.
  */
 final class EnvInterpolator {
 

@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /** Wording shared by every error message, so all of them quote and list things the same way. */
 final class Messages {
@@ -63,9 +62,5 @@ final class Messages {
     static <E extends Enum<E>> E parseConfigName(Class<E> type, String name) {
         return fromConfigName(type, name).orElseThrow(() -> new IllegalArgumentException(
                 "unknown value " + quote(name) + " (" + oneOf(configNames(type)) + ")"));
-    }
-
-    static String joined(List<String> names) {
-        return names.stream().collect(Collectors.joining(", "));
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.config;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -74,10 +75,6 @@ final class YamlMapping {
         } else {
             entries.put(key, entry);
         }
-    }
-
-    String path() {
-        return path;
     }
 
     /** False when something other than a mapping was found (already reported). */
@@ -203,7 +200,7 @@ final class YamlMapping {
             case ScalarNode scalar -> Messages.quote(scalar.getValue());
             case SequenceNode ignored -> "a list";
             case MappingNode ignored -> "a mapping";
-            default -> "a " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+            default -> "a " + node.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 

@@ -31,14 +31,6 @@ final class YamlScalar {
         return text;
     }
 
-    Node node() {
-        return node;
-    }
-
-    String path() {
-        return path;
-    }
-
     int line() {
         return node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
     }
