@@ -1,0 +1,48 @@
+package dev.sluice.protocol.packet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Decodes a payload, checks the decoder read all of it without touching the buffer's reference
+ * count, re-encodes the record and checks the bytes are identical. Buffers are direct, like the
+ * ones the proxy reads from sockets.
+ */
+final class RoundTrip {
+
+    private RoundTrip() {
+    }
+
+    static <T> T exact(byte[] payload, Function<ByteBuf, T> decoder, BiConsumer<T, ByteBuf> encoder) {
+        ByteBuf in = Unpooled.directBuffer(payload.length).writeBytes(payload);
+        ByteBuf out = Unpooled.directBuffer();
+        try {
+            T decoded = decoder.apply(in);
+            assertThat(in.readableBytes()).as("bytes left unread by the decoder").isZero();
+            assertThat(in.refCnt()).as("decoder must not retain or release its input").isEqualTo(1);
+            encoder.accept(decoded, out);
+            assertThat(ByteBufUtil.hexDump(out)).as("re-encoded payload").isEqualTo(ByteBufUtil.hexDump(payload));
+            return decoded;
+        } finally {
+            in.release();
+            out.release();
+        }
+    }
+
+    /** The bytes an encoder writes, e.g. {@code RoundTrip.encoded(ok::encode)}. */
+    static byte[] encoded(Consumer<ByteBuf> encoder) {
+        ByteBuf out = Unpooled.directBuffer();
+        try {
+            encoder.accept(out);
+            return ByteBufUtil.getBytes(out);
+        } finally {
+            out.release();
+        }
+    }
+}
