@@ -26,8 +26,18 @@ public final class Captures {
     }
 
     public static List<CapturedPacket> packets(String file, int connection, Direction direction) {
+        return tag(file, connection, direction, false);
+    }
+
+    /** The plaintext packets before a connection switches to TLS (handshake-tls.pcapng). */
+    public static List<CapturedPacket> packetsBeforeTls(String file, Direction direction) {
+        return tag(file, 0, direction, true);
+    }
+
+    private static List<CapturedPacket> tag(String file, int connection, Direction direction, boolean beforeTls) {
         TcpConnection conn = capture(file).connections().get(connection);
-        List<RawPacket> raw = conn.packets(direction);
+        List<RawPacket> raw = beforeTls ? MysqlPackets.splitPrefix(conn.bytes(direction), Integer.MAX_VALUE)
+                : conn.packets(direction);
         List<CapturedPacket> tagged = new ArrayList<>(raw.size());
         int segment = -1;
         long segmentEnd = 0;
@@ -49,7 +59,15 @@ public final class Captures {
 
     /** The packet that starts in {@code frame}; fails unless exactly one does. */
     public static CapturedPacket inFrame(String file, Direction direction, int frame) {
-        List<CapturedPacket> found = packets(file, direction).stream().filter(p -> p.frame() == frame).toList();
+        return only(file, direction, frame, packets(file, direction));
+    }
+
+    public static CapturedPacket inFrameBeforeTls(String file, Direction direction, int frame) {
+        return only(file, direction, frame, packetsBeforeTls(file, direction));
+    }
+
+    private static CapturedPacket only(String file, Direction direction, int frame, List<CapturedPacket> packets) {
+        List<CapturedPacket> found = packets.stream().filter(p -> p.frame() == frame).toList();
         if (found.size() != 1) {
             throw new IllegalArgumentException(file + " frame " + frame + " starts " + found.size() + " "
                     + direction + " packets (expected: 1)");
