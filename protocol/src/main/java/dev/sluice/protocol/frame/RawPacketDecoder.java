@@ -1,0 +1,58 @@
+package dev.sluice.protocol.frame;
+
+import dev.sluice.protocol.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * Cuts the byte stream into whole physical packets, header included, as retained slices of the
+ * cumulation: a proxy can forward each one as it is, untouched, and still read its header.
+ * Packets longer than {@code maxPacket} (at most 0xFFFFFF) are refused before they are buffered.
+ */
+public final class RawPacketDecoder extends ByteToMessageDecoder {
+
+    private final int maxPacket;
+
+    public RawPacketDecoder() {
+        this(Packet.MAX_PAYLOAD);
+    }
+
+    public RawPacketDecoder(int maxPacket) {
+        this.maxPacket = maxPacket;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (in.readableBytes() >= Packet.HEADER_SIZE) {
+            int length = in.getUnsignedMediumLE(in.readerIndex());
+            if (length > maxPacket) {
+                throw new ProtocolException("packet length: " + length + " (expected: <= " + maxPacket + ")");
+            }
+            if (in.readableBytes() < Packet.HEADER_SIZE + length) {
+                return;
+            }
+            out.add(in.readRetainedSlice(Packet.HEADER_SIZE + length));
+        }
+    }
+
+    /** The payload length of a frame from this decoder. */
+    public static int payloadLength(ByteBuf frame) {
+        return frame.getUnsignedMediumLE(frame.readerIndex());
+    }
+
+    public static int sequenceId(ByteBuf frame) {
+        return frame.getUnsignedByte(frame.readerIndex() + 3);
+    }
+
+    /** Rewrites a frame's sequence id in place. */
+    public static void setSequenceId(ByteBuf frame, int sequenceId) {
+        frame.setByte(frame.readerIndex() + 3, sequenceId);
+    }
+
+    /** A view of the frame's payload (no copy, no retain). */
+    public static ByteBuf payload(ByteBuf frame) {
+        return frame.slice(frame.readerIndex() + Packet.HEADER_SIZE, payloadLength(frame));
+    }
+}
