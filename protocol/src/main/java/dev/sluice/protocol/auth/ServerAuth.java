@@ -1,0 +1,15 @@
+package dev.sluice.protocol.auth;
+
+/** The server side of one plugin's exchange for one login. */
+public interface ServerAuth {
+
+    String pluginName();
+
+    /**
+     * Handles the client's next packet: first its auth response (from HandshakeResponse41 or the
+     * answer to AuthSwitchRequest), then whatever the plugin asked for.
+     *
+     * @throws dev.sluice.protocol.ProtocolException when called after a terminal step
+     */
+    ServerStep onClientData(byte[] payload);
+}

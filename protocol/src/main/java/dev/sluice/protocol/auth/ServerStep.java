@@ -1,0 +1,47 @@
+package dev.sluice.protocol.auth;
+
+import java.util.List;
+
+/** What the server side does after a client packet. */
+public sealed interface ServerStep {
+
+    /** MySQL's ER_ACCESS_DENIED_ERROR. */
+    int ACCESS_DENIED = 1045;
+
+    /** Send this payload (AuthMoreData or AuthSwitchRequest) as the next packet, then read the client's answer. */
+    record Reply(byte[] payload) implements ServerStep {
+        public Reply {
+            payload = payload.clone();
+        }
+
+        @Override
+        public byte[] payload() {
+            return payload.clone();
+        }
+    }
+
+    /**
+     * Logged in: send these payloads (e.g. caching_sha2_password's fast-auth-success AuthMoreData),
+     * then OK.
+     */
+    record Accept(List<byte[]> sendBeforeOk) implements ServerStep {
+        public Accept {
+            sendBeforeOk = sendBeforeOk.stream().map(byte[]::clone).toList();
+        }
+
+        @Override
+        public List<byte[]> sendBeforeOk() {
+            return sendBeforeOk.stream().map(byte[]::clone).toList();
+        }
+    }
+
+    /** Not logged in: send ERR with this code, SQL state and message, then close. */
+    record Reject(int errorCode, String sqlState, String message) implements ServerStep {
+
+        /** ERR 1045 in MySQL's words: {@code Access denied for user 'USER'@'HOST' (using password: YES)}. */
+        public static Reject accessDenied(String user, String host, boolean usingPassword) {
+            return new Reject(ACCESS_DENIED, "28000", "Access denied for user '" + user + "'@'" + host
+                    + "' (using password: " + (usingPassword ? "YES" : "NO") + ")");
+        }
+    }
+}
