@@ -52,7 +52,10 @@ public record SlapOptions(
         return noDrop || !workload.createsSchema();
     }
 
-    /** The per-client query limit at {@code clients}, as mysqlslap's concurrency_loop computes it. */
+    /**
+     * The per-client query limit at {@code clients}, as mysqlslap's concurrency_loop computes it.
+     * A timed run keeps only a limit given on purpose: the length of a --query list is not one.
+     */
     public long clientLimit(int clients, Workload built) {
         if (workload.executeNumber() > 0) {
             return workload.executeNumber();
@@ -60,7 +63,7 @@ public record SlapOptions(
         if (numberOfQueries > 0) {
             return numberOfQueries / clients;
         }
-        return built.queryCount();
+        return timeSeconds > 0 ? 0 : built.queryCount();
     }
 
     /** The client counts to run: the --concurrency list, or the sweep's doubling plan. */

@@ -59,6 +59,9 @@ class SlapOptionsTest {
         SlapOptions query = SlapOptions.builder().query("a;b").delimiter(";").build();
         assertThat(query.clientLimit(5, Workload.build(query.workload(), new RandomValues(new SplittableRandom(1)))))
                 .isEqualTo(2);
+        SlapOptions timed = SlapOptions.builder().query("a;b").delimiter(";").timeSeconds(5).build();
+        assertThat(timed.clientLimit(5, Workload.build(timed.workload(), new RandomValues(new SplittableRandom(1)))))
+                .isZero();
     }
 
     @Test
