@@ -2,6 +2,8 @@ package dev.sluice.protocol.frame;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledHeapByteBuf;
 
 /**
  * Walks packet boundaries in a byte stream that arrives in arbitrary chunks, without consuming
@@ -113,8 +115,10 @@ public final class PacketScanner {
 
     private ByteBuf pendingBuffer(int more) {
         if (pending == Unpooled.EMPTY_BUFFER) {
-            // Plain heap memory, not the pooled allocator: nothing to release when a channel dies.
-            pending = Unpooled.wrappedBuffer(new byte[Math.max(INITIAL_PENDING, more)]).clear();
+            // Plain heap memory outside the leak-tracked allocators: nothing to release when a
+            // channel dies, and the garbage collector takes it.
+            pending = new UnpooledHeapByteBuf(UnpooledByteBufAllocator.DEFAULT, Math.max(INITIAL_PENDING, more),
+                    Integer.MAX_VALUE);
         }
         pending.ensureWritable(more);
         return pending;

@@ -1,0 +1,138 @@
+package dev.sluice.proxy;
+
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.UserConfig;
+import dev.sluice.protocol.auth.AuthPlugins;
+import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnector;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.routing.Router;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.ssl.SslContext;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What every client connection needs from the proxy, handed to handlers through their
+ * constructors: configuration, backends and their pools, the router, auth and TLS material, and
+ * the client connection count.
+ */
+public final class ProxyRuntime {
+
+    private final SluiceConfig config;
+    private final List<Backend> backends;
+    private final Map<Backend, BackendPool> pools = new LinkedHashMap<>();
+    private final Router router;
+    private final BackendConnector connector;
+    private final AuthPlugins authPlugins = AuthPlugins.standard();
+    private final RsaKeyPair rsaKeys;
+    private final SslContext clientTls;
+    private final SslContext backendTls;
+    private final ChannelGroup clients;
+    private final AtomicInteger clientConnections = new AtomicInteger();
+    private final AtomicLong connectionIds = new AtomicLong();
+    private final ProxyStats stats = new ProxyStats();
+    private volatile boolean shuttingDown;
+
+    ProxyRuntime(SluiceConfig config, List<Backend> backends, Router router, BackendConnector connector,
+                 RsaKeyPair rsaKeys, SslContext clientTls, SslContext backendTls, ChannelGroup clients) {
+        this.config = config;
+        this.backends = List.copyOf(backends);
+        this.router = router;
+        this.connector = connector;
+        this.rsaKeys = rsaKeys;
+        this.clientTls = clientTls;
+        this.backendTls = backendTls;
+        this.clients = clients;
+        for (Backend backend : this.backends) {
+            pools.put(backend, new BackendPool(backend, connector, config.limits().backendQueueSize(),
+                    config.timeouts().backendQueue()));
+        }
+    }
+
+    public SluiceConfig config() {
+        return config;
+    }
+
+    public List<Backend> backends() {
+        return backends;
+    }
+
+    public BackendPool pool(Backend backend) {
+        return pools.get(backend);
+    }
+
+    public Iterable<BackendPool> pools() {
+        return pools.values();
+    }
+
+    public Router router() {
+        return router;
+    }
+
+    public BackendConnector connector() {
+        return connector;
+    }
+
+    public AuthPlugins authPlugins() {
+        return authPlugins;
+    }
+
+    public RsaKeyPair rsaKeys() {
+        return rsaKeys;
+    }
+
+    /** TLS towards clients, or null when off. */
+    public SslContext clientTls() {
+        return clientTls;
+    }
+
+    /** TLS towards backends, or null when off. */
+    public SslContext backendTls() {
+        return backendTls;
+    }
+
+    public ChannelGroup clients() {
+        return clients;
+    }
+
+    public AtomicInteger clientConnections() {
+        return clientConnections;
+    }
+
+    public long nextConnectionId() {
+        return connectionIds.incrementAndGet() & 0xFFFF_FFFFL;
+    }
+
+    public ProxyStats stats() {
+        return stats;
+    }
+
+    public boolean passThroughAuth() {
+        return config.passThroughAuth();
+    }
+
+    public Optional<UserConfig> user(String name) {
+        return config.user(name);
+    }
+
+    /** What the proxy's greeting claims to be: the last backend greeting seen. */
+    public ServerIdentity serverIdentity() {
+        ServerIdentity seen = connector.lastIdentity();
+        return seen != null ? seen : ServerIdentity.UNKNOWN;
+    }
+
+    public boolean shuttingDown() {
+        return shuttingDown;
+    }
+
+    void shuttingDown(boolean value) {
+        shuttingDown = value;
+    }
+}

@@ -1,0 +1,198 @@
+package dev.sluice.proxy;
+
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.UserConfig;
+import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendConnector;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.balance.Balancer;
+import dev.sluice.proxy.frontend.ClientTlsSwitch;
+import dev.sluice.proxy.frontend.ConnectionGate;
+import dev.sluice.proxy.frontend.HandshakeTimeout;
+import dev.sluice.proxy.frontend.PassThroughLogin;
+import dev.sluice.proxy.frontend.ProxyLogin;
+import dev.sluice.proxy.routing.SessionRouter;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The proxy: listens for clients, owns the event loops, backends and pools, and shuts down
+ * gracefully (stop accepting, let statements in flight finish within the shutdown timeout, then
+ * close what is left).
+ */
+public final class ProxyServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
+
+    private final SluiceConfig config;
+    private final EventLoopGroup group;
+    private final Class<? extends ServerChannel> serverChannelType;
+    private final ProxyRuntime runtime;
+    private Channel serverChannel;
+    private ScheduledFuture<?> evictionTask;
+    private volatile boolean closed;
+
+    private ProxyServer(SluiceConfig config) {
+        this.config = config;
+        int threads = config.eventLoops() > 0 ? config.eventLoops() : Runtime.getRuntime().availableProcessors();
+        boolean epoll = Epoll.isAvailable();
+        this.group = new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        this.serverChannelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        Class<? extends SocketChannel> channelType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        List<Backend> backends = new ArrayList<>();
+        config.backends().forEach(b -> backends.add(new Backend(b)));
+        BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
+                TlsContexts.forBackends(config.tls().backend()), config.timeouts().connect(),
+                config.timeouts().backendRetry());
+        ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
+        this.runtime = new ProxyRuntime(config, backends,
+                new SessionRouter(backends, Balancer.of(config.routing().balancer())), connector,
+                RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
+                TlsContexts.forBackends(config.tls().backend()), clients);
+    }
+
+    /** Starts listening; returns once the port is bound. */
+    public static ProxyServer start(SluiceConfig config) throws InterruptedException {
+        ProxyServer server = new ProxyServer(config);
+        try {
+            server.bind();
+        } catch (RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private void bind() throws InterruptedException {
+        if (!runtime.passThroughAuth()) {
+            probeBackends();
+        }
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(group)
+                .channel(serverChannelType)
+                .option(ChannelOption.SO_BACKLOG, 4096)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        HandshakeTimeout timeout = new HandshakeTimeout(config.timeouts().handshake(),
+                                config.timeouts().clientIdle());
+                        if (runtime.clientTls() != null) {
+                            channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
+                        }
+                        channel.pipeline().addLast("frames", new RawPacketDecoder());
+                        channel.pipeline().addLast("gate", new ConnectionGate(runtime));
+                        channel.pipeline().addLast("login", runtime.passThroughAuth()
+                                ? new PassThroughLogin(runtime, timeout) : new ProxyLogin(runtime, timeout));
+                    }
+                });
+        serverChannel = bootstrap.bind(config.listen().host(), config.listen().port()).sync().channel();
+        Duration every = Duration.ofMillis(Math.max(1000, config.timeouts().poolIdle().toMillis() / 4));
+        evictionTask = group.next().scheduleAtFixedRate(() -> runtime.pools().forEach(
+                pool -> pool.evictIdle(config.timeouts().poolIdle())), every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        log.info("listening on {} ({} backends, routing {}, balancer {}, auth {})", serverChannel.localAddress(),
+                runtime.backends().size(), config.routing().mode().configName(), config.routing().balancer().configName(),
+                runtime.passThroughAuth() ? "pass-through" : "by the proxy");
+    }
+
+    /**
+     * Logs into each backend once as the first configured user, so the proxy's greeting carries the
+     * real server version from the first client on, and a backend that is down is known at once.
+     */
+    private void probeBackends() {
+        UserConfig user = config.users().get(0);
+        for (Backend backend : runtime.backends()) {
+            BackendPool pool = runtime.pool(backend);
+            LoginRequest probe = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),
+                    dev.sluice.protocol.Capabilities.CLIENT_PROTOCOL_41, 45, null);
+            var future = pool.acquire(probe, group.next()).awaitUninterruptibly();
+            if (future.isSuccess()) {
+                BackendConnection connection = future.getNow();
+                connection.channel().eventLoop().execute(() -> pool.release(connection));
+                ServerIdentity identity = runtime.serverIdentity();
+                log.info("backend {} ({}, {}) is up: {}", backend.name(), backend.config().role().configName(),
+                        backend.config().address(), identity.serverVersion());
+            } else {
+                log.warn("backend {} ({}) is not usable at start: {}", backend.name(), backend.config().address(),
+                        future.cause().getMessage());
+            }
+        }
+    }
+
+    public ProxyRuntime runtime() {
+        return runtime;
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Graceful shutdown: see the class comment. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        runtime.shuttingDown(true);
+        if (evictionTask != null) {
+            evictionTask.cancel(false);
+        }
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly();
+        }
+        runtime.clients().forEach(channel -> channel.pipeline().fireUserEventTriggered(ShutdownEvent.INSTANCE));
+        long deadline = System.nanoTime() + config.timeouts().shutdown().toNanos();
+        while (!runtime.clients().isEmpty() && System.nanoTime() - deadline < 0) {
+            runtime.clients().newCloseFuture().awaitUninterruptibly(50);
+        }
+        if (!runtime.clients().isEmpty()) {
+            log.warn("closing {} sessions still busy after the {} shutdown grace period", runtime.clients().size(),
+                    config.timeouts().shutdown());
+        }
+        runtime.clients().close().awaitUninterruptibly();
+        runtime.pools().forEach(BackendPool::close);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    /** Fired into every client pipeline when shutdown begins. */
+    public enum ShutdownEvent {
+        INSTANCE
+    }
+}

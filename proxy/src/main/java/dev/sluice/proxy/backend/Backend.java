@@ -1,0 +1,141 @@
+package dev.sluice.proxy.backend;
+
+import dev.sluice.config.BackendConfig;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One configured backend at run time: its settings, whether it currently accepts connections,
+ * and the counters balancers and stats read. Shared by all event loops, so everything here is
+ * either atomic or a racy-but-harmless estimate (the latency average).
+ */
+public final class Backend {
+
+    /** Weight of the newest sample in the latency average. */
+    private static final double EWMA_ALPHA = 0.2;
+    private static final long MAX_BACKOFF_NANOS = 30_000_000_000L;
+
+    private final BackendConfig config;
+    private final AtomicInteger openConnections = new AtomicInteger();
+    private final AtomicInteger activeSessions = new AtomicInteger();
+    private final LongAdder queries = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder bytesToBackend = new LongAdder();
+    private final LongAdder bytesFromBackend = new LongAdder();
+    private final LatencyRecorder latency = new LatencyRecorder();
+    private volatile double latencyEwmaNanos;
+
+    private final Object backoffLock = new Object();
+    private volatile long unavailableUntilNanos;
+    private int consecutiveConnectFailures;
+    private volatile String lastConnectError;
+
+    public Backend(BackendConfig config) {
+        this.config = config;
+    }
+
+    public BackendConfig config() {
+        return config;
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public int weight() {
+        return config.weight();
+    }
+
+    public boolean isPrimary() {
+        return config.isPrimary();
+    }
+
+    /** False while the backend is being retried after refusing connections. */
+    public boolean available(long nowNanos) {
+        return nowNanos - unavailableUntilNanos >= 0 || unavailableUntilNanos == 0;
+    }
+
+    /**
+     * Takes the backend out of rotation for a backoff that doubles with each consecutive failure,
+     * starting at {@code baseBackoffNanos} and capped at 30 s.
+     */
+    public void connectFailed(long nowNanos, long baseBackoffNanos, String reason) {
+        synchronized (backoffLock) {
+            int failures = Math.min(++consecutiveConnectFailures, 20);
+            long backoff = Math.min(MAX_BACKOFF_NANOS, baseBackoffNanos << Math.min(failures - 1, 16));
+            long until = nowNanos + backoff;
+            unavailableUntilNanos = until == 0 ? 1 : until;
+            lastConnectError = reason;
+        }
+    }
+
+    public void connectSucceeded() {
+        if (unavailableUntilNanos != 0 || consecutiveConnectFailures != 0) {
+            synchronized (backoffLock) {
+                consecutiveConnectFailures = 0;
+                unavailableUntilNanos = 0;
+            }
+        }
+    }
+
+    public String lastConnectError() {
+        return lastConnectError;
+    }
+
+    public AtomicInteger openConnections() {
+        return openConnections;
+    }
+
+    public AtomicInteger activeSessions() {
+        return activeSessions;
+    }
+
+    public void recordResponse(long latencyNanos, boolean error) {
+        queries.increment();
+        if (error) {
+            errors.increment();
+        }
+        latency.record(latencyNanos);
+        double previous = latencyEwmaNanos;
+        latencyEwmaNanos = previous == 0 ? latencyNanos : previous + EWMA_ALPHA * (latencyNanos - previous);
+    }
+
+    public void countBytes(long toBackend, long fromBackend) {
+        if (toBackend > 0) {
+            bytesToBackend.add(toBackend);
+        }
+        if (fromBackend > 0) {
+            bytesFromBackend.add(fromBackend);
+        }
+    }
+
+    /** Exponentially weighted average of recent response times; 0 until one is measured. */
+    public double latencyEwmaNanos() {
+        return latencyEwmaNanos;
+    }
+
+    public long queries() {
+        return queries.sum();
+    }
+
+    public long errors() {
+        return errors.sum();
+    }
+
+    public long bytesToBackend() {
+        return bytesToBackend.sum();
+    }
+
+    public long bytesFromBackend() {
+        return bytesFromBackend.sum();
+    }
+
+    public LatencyRecorder latency() {
+        return latency;
+    }
+
+    @Override
+    public String toString() {
+        return name() + "(" + config.address() + ")";
+    }
+}

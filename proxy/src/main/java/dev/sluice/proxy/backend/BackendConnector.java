@@ -1,0 +1,96 @@
+package dev.sluice.proxy.backend;
+
+import dev.sluice.protocol.auth.AuthPlugins;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Opens backend connections and logs them in as a given user. Every login it starts is finished
+ * or quit cleanly, never abandoned half-way, so backends do not count the proxy's host towards
+ * max_connect_errors (error 1129). A backend that cannot be reached is put on backoff.
+ */
+public final class BackendConnector {
+
+    private final Class<? extends Channel> channelType;
+    private final AuthPlugins plugins;
+    private final SslContext backendTls;
+    private final Duration connectTimeout;
+    private final Duration backendRetry;
+    private final AtomicReference<ServerIdentity> lastIdentity = new AtomicReference<>();
+
+    public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
+                            Duration connectTimeout, Duration backendRetry) {
+        this.channelType = channelType;
+        this.plugins = plugins;
+        this.backendTls = backendTls;
+        this.connectTimeout = connectTimeout;
+        this.backendRetry = backendRetry;
+    }
+
+    /** The last greeting any backend sent, or null before the first. */
+    public ServerIdentity lastIdentity() {
+        return lastIdentity.get();
+    }
+
+    public Class<? extends Channel> channelType() {
+        return channelType;
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    /** Connects on {@code loop} and logs in; the future fails with a {@link BackendLoginException}. */
+    public Future<BackendConnection> connect(Backend backend, LoginRequest request, EventLoop loop) {
+        Promise<BackendConnection> promise = loop.newPromise();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(channelType)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        channel.pipeline().addLast("frames", new RawPacketDecoder());
+                        channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
+                                backendTls, promise, lastIdentity::set));
+                    }
+                });
+        ChannelFuture connect = bootstrap.connect(backend.config().address().host(), backend.config().address().port());
+        connect.addListener(done -> {
+            if (!done.isSuccess()) {
+                String reason = done.cause() == null ? "connect failed" : done.cause().getMessage();
+                backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), reason);
+                promise.tryFailure(new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                        "Can't connect to backend " + backend.name() + " (" + backend.config().address() + "): " + reason,
+                        false));
+                return;
+            }
+            // The server must finish the login within the connect timeout too; a backend that
+            // accepts and then stalls is as unusable as one that refuses.
+            ScheduledFuture<?> timeout = loop.schedule(() -> {
+                if (promise.tryFailure(new BackendLoginException(BackendLoginException.LOST_DURING_LOGIN, "08S01",
+                        "backend " + backend.name() + " did not finish the login within "
+                                + connectTimeout.toMillis() + " ms", false))) {
+                    backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), "login timed out");
+                    connect.channel().close();
+                }
+            }, connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            promise.addListener(result -> timeout.cancel(false));
+        });
+        return promise;
+    }
+}

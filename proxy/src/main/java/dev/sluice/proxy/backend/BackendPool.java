@@ -1,0 +1,372 @@
+package dev.sluice.proxy.backend;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.response.Response;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The backend connections of one backend, for all users and event loops. At most
+ * {@code max_connections} are open (or opening) at once; beyond that sessions wait in a bounded
+ * queue, each with a timeout that ends in an ERR naming the backend and its cap. A connection
+ * given back is reset (COM_RESET_CONNECTION) before anyone else gets it. Connections stay on the
+ * event loop that opened them: a session takes an idle one from its own loop, else opens one, and
+ * when the cap is reached an idle connection elsewhere is closed to make room.
+ */
+public final class BackendPool {
+
+    private final Backend backend;
+    private final BackendConnector connector;
+    private final int queueSize;
+    private final Duration queueTimeout;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<PoolKey, ArrayDeque<BackendConnection>> idle = new HashMap<>();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private int idleCount;
+    private boolean closed;
+
+    /** A session waiting for a connection slot. */
+    private static final class Waiter {
+        final EventLoop loop;
+        final Promise<Void> slot;
+        ScheduledFuture<?> timeout;
+
+        Waiter(EventLoop loop) {
+            this.loop = loop;
+            this.slot = loop.newPromise();
+        }
+    }
+
+    public BackendPool(Backend backend, BackendConnector connector, int queueSize, Duration queueTimeout) {
+        this.backend = backend;
+        this.connector = connector;
+        this.queueSize = queueSize;
+        this.queueTimeout = queueTimeout;
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    public int idleCount() {
+        lock.lock();
+        try {
+            return idleCount;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public int waiting() {
+        lock.lock();
+        try {
+            return waiters.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A logged-in connection for {@code request} on {@code loop}, with {@code request.schema()}
+     * selected. Fails with a {@link BackendLoginException}.
+     */
+    public Future<BackendConnection> acquire(LoginRequest request, EventLoop loop) {
+        Promise<BackendConnection> result = loop.newPromise();
+        PoolKey key = PoolKey.of(request);
+        BackendConnection reused = takeIdle(key, request.schema(), loop);
+        if (reused != null) {
+            selectSchema(reused, request.schema(), result);
+            return result;
+        }
+        reserveSlot(loop).addListener(granted -> {
+            if (!granted.isSuccess()) {
+                result.tryFailure(granted.cause());
+                return;
+            }
+            connector.connect(backend, request, loop).addListener(connected -> {
+                if (!connected.isSuccess()) {
+                    slotFreed();
+                    result.tryFailure(connected.cause());
+                    return;
+                }
+                BackendConnection connection = (BackendConnection) connected.getNow();
+                connection.poolKey(key);
+                connection.channel().closeFuture().addListener(closed -> onClosed(connection));
+                if (!result.trySuccess(connection)) {
+                    release(connection);
+                }
+            });
+        });
+        return result;
+    }
+
+    /**
+     * One slot under max_connections, for a connection the caller opens itself (pass-through
+     * sessions); give it back with {@link #slotFreed()} when that connection closes.
+     */
+    public Future<Void> reserveSlot(EventLoop loop) {
+        BackendConnection victim = null;
+        Waiter waiter;
+        lock.lock();
+        try {
+            if (closed) {
+                return loop.newFailedFuture(unavailable("the proxy is shutting down"));
+            }
+            int max = backend.config().maxConnections();
+            if (backend.openConnections().get() < max) {
+                backend.openConnections().incrementAndGet();
+                return loop.newSucceededFuture(null);
+            }
+            victim = oldestIdle();
+            if (victim == null) {
+                if (waiters.size() >= queueSize || queueTimeout.isZero()) {
+                    return loop.newFailedFuture(capReached("and " + waiters.size() + " sessions already wait"));
+                }
+                waiter = new Waiter(loop);
+                waiters.addLast(waiter);
+            } else {
+                // Its slot goes to this caller: the close below does not free it.
+                victim.slotHandedOver(true);
+                return closeThenGrant(victim, loop);
+            }
+        } finally {
+            lock.unlock();
+        }
+        waiter.timeout = loop.schedule(() -> {
+            boolean removed;
+            lock.lock();
+            try {
+                removed = waiters.remove(waiter);
+            } finally {
+                lock.unlock();
+            }
+            if (removed) {
+                waiter.slot.tryFailure(capReached("and no connection freed up within " + queueTimeout.toMillis() + " ms"));
+            }
+        }, queueTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        return waiter.slot;
+    }
+
+    private Future<Void> closeThenGrant(BackendConnection victim, EventLoop loop) {
+        victim.channel().eventLoop().execute(victim::quit);
+        return loop.newSucceededFuture(null);
+    }
+
+    /** Gives a connection back: reset, then to a waiting session or the idle set. */
+    public void release(BackendConnection connection) {
+        connection.listener(null);
+        if (!connection.isUsable() || closed) {
+            connection.quit();
+            return;
+        }
+        ByteBuf reset = connection.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0)
+                .writeByte(Commands.COM_RESET_CONNECTION);
+        connection.sendOwn(reset, Commands.COM_RESET_CONNECTION, response -> {
+            if (response.isError() || !connection.isUsable()) {
+                connection.quit();
+                return;
+            }
+            connection.resetState();
+            makeIdle(connection);
+        });
+    }
+
+    /** Closes a connection that must not be reused (its session broke mid-response). */
+    public void discard(BackendConnection connection) {
+        connection.listener(null);
+        connection.quit();
+    }
+
+    private void makeIdle(BackendConnection connection) {
+        Waiter waiter;
+        lock.lock();
+        try {
+            waiter = waiters.pollFirst();
+            if (waiter == null) {
+                idle.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
+                idleCount++;
+                return;
+            }
+            connection.slotHandedOver(true);
+        } finally {
+            lock.unlock();
+        }
+        // The oldest waiter may want another user or live on another loop: the slot is what it
+        // needs, so this connection closes and the waiter opens its own.
+        connection.quit();
+        grant(waiter);
+    }
+
+    private BackendConnection takeIdle(PoolKey key, String schema, EventLoop loop) {
+        lock.lock();
+        try {
+            ArrayDeque<BackendConnection> candidates = idle.get(key);
+            if (candidates == null) {
+                return null;
+            }
+            BackendConnection fallback = null;
+            for (Iterator<BackendConnection> it = candidates.descendingIterator(); it.hasNext(); ) {
+                BackendConnection candidate = it.next();
+                if (candidate.channel().eventLoop() != loop || !candidate.isUsable()) {
+                    continue;
+                }
+                boolean sameSchema = java.util.Objects.equals(candidate.schema(), schema);
+                if (sameSchema) {
+                    it.remove();
+                    idleCount--;
+                    return candidate;
+                }
+                if (fallback == null && schema != null) {
+                    fallback = candidate;
+                }
+            }
+            if (fallback != null) {
+                candidates.remove(fallback);
+                idleCount--;
+            }
+            return fallback;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private BackendConnection oldestIdle() {
+        BackendConnection oldest = null;
+        for (ArrayDeque<BackendConnection> connections : idle.values()) {
+            BackendConnection first = connections.peekFirst();
+            if (first != null && (oldest == null || first.idleSinceNanos() < oldest.idleSinceNanos())) {
+                oldest = first;
+            }
+        }
+        if (oldest != null) {
+            idle.get(oldest.poolKey()).remove(oldest);
+            idleCount--;
+        }
+        return oldest;
+    }
+
+    private void selectSchema(BackendConnection connection, String schema, Promise<BackendConnection> result) {
+        if (schema == null || schema.equals(connection.schema())) {
+            if (!result.trySuccess(connection)) {
+                release(connection);
+            }
+            return;
+        }
+        byte[] name = schema.getBytes(StandardCharsets.UTF_8);
+        ByteBuf initDb = connection.channel().alloc().buffer(5 + name.length)
+                .writeMediumLE(1 + name.length).writeByte(0).writeByte(Commands.COM_INIT_DB).writeBytes(name);
+        connection.sendOwn(initDb, Commands.COM_INIT_DB, (Response response) -> {
+            if (response.isError()) {
+                result.tryFailure(new BackendLoginException(response.errorCode(),
+                        response.sqlState() == null ? "HY000" : response.sqlState(), response.errorMessage(), true));
+                release(connection);
+                return;
+            }
+            connection.schema(schema);
+            if (!result.trySuccess(connection)) {
+                release(connection);
+            }
+        });
+    }
+
+    /** A connection closed (or failed to open): its slot goes to the oldest waiter, if any. */
+    public void slotFreed() {
+        Waiter waiter;
+        lock.lock();
+        try {
+            waiter = waiters.pollFirst();
+            if (waiter == null) {
+                backend.openConnections().decrementAndGet();
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        grant(waiter);
+    }
+
+    private void grant(Waiter waiter) {
+        if (waiter.timeout != null) {
+            waiter.timeout.cancel(false);
+        }
+        if (!waiter.slot.trySuccess(null)) {
+            slotFreed();
+        }
+    }
+
+    private void onClosed(BackendConnection connection) {
+        lock.lock();
+        try {
+            ArrayDeque<BackendConnection> connections = idle.get(connection.poolKey());
+            if (connections != null && connections.remove(connection)) {
+                idleCount--;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!connection.slotHandedOver()) {
+            slotFreed();
+        }
+    }
+
+    /** Closes idle connections unused for longer than {@code maxIdle}; called periodically. */
+    public void evictIdle(Duration maxIdle) {
+        long cutoff = System.nanoTime() - maxIdle.toNanos();
+        List<BackendConnection> evicted = new ArrayList<>();
+        lock.lock();
+        try {
+            for (ArrayDeque<BackendConnection> connections : idle.values()) {
+                while (!connections.isEmpty() && connections.peekFirst().idleSinceNanos() - cutoff < 0) {
+                    evicted.add(connections.pollFirst());
+                    idleCount--;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (BackendConnection connection : evicted) {
+            connection.channel().eventLoop().execute(connection::quit);
+        }
+    }
+
+    /** Stops handing out connections and closes the idle ones. */
+    public void close() {
+        List<BackendConnection> all = new ArrayList<>();
+        List<Waiter> waiting;
+        lock.lock();
+        try {
+            closed = true;
+            idle.values().forEach(all::addAll);
+            idle.clear();
+            idleCount = 0;
+            waiting = new ArrayList<>(waiters);
+            waiters.clear();
+        } finally {
+            lock.unlock();
+        }
+        all.forEach(c -> c.channel().eventLoop().execute(c::quit));
+        waiting.forEach(w -> w.slot.tryFailure(unavailable("the proxy is shutting down")));
+    }
+
+    private BackendLoginException capReached(String detail) {
+        return new BackendLoginException(1040, "08004", "Too many connections: backend " + backend.name()
+                + " is at its max_connections (" + backend.config().maxConnections() + ") " + detail, true);
+    }
+
+    private BackendLoginException unavailable(String why) {
+        return new BackendLoginException(1053, "08S01", "backend " + backend.name() + " unavailable: " + why, true);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.sluice.proxy.backend;
+
+import dev.sluice.protocol.response.Response;
+import java.util.function.Consumer;
+
+/**
+ * A command sent to a backend whose response has not ended yet.
+ *
+ * @param listener where the response's bytes go, or null to swallow them (the proxy's own
+ *                 commands: resets, schema changes)
+ * @param onDone   called with the outcome once the response ends (may be null)
+ */
+record InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone) {
+}

@@ -1,0 +1,258 @@
+package dev.sluice.proxy.frontend;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.ResponseListener;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The command phase of one client session in session mode: each client packet goes to the bound
+ * backend connection as it came, each response comes back as the backend sent it. The proxy reads
+ * only what it must: the command byte, packet lengths (for max_packet_size and split packets),
+ * and, through the backend connection's tracker, where responses end.
+ */
+public final class ClientSession extends ChannelInboundHandlerAdapter
+        implements ResponseListener, BackendConnection.WritabilityAware {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
+
+    private final ProxyRuntime runtime;
+    private final Channel client;
+    private final BackendConnection backend;
+    /** The pool to give the connection back to; null for pass-through sessions, which own theirs. */
+    private final BackendPool pool;
+    private final long maxPacketSize;
+
+    private boolean continuation;
+    private long commandSize;
+    private int pending;
+    private boolean responseStarted;
+    private boolean ended;
+
+    public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool) {
+        this.runtime = runtime;
+        this.client = client;
+        this.backend = backend;
+        this.pool = pool;
+        this.maxPacketSize = runtime.config().limits().maxPacketSize();
+        backend.listener(this);
+        backend.backend().activeSessions().incrementAndGet();
+    }
+
+    public BackendConnection backend() {
+        return backend;
+    }
+
+    /** Responses still owed to the client. */
+    public int pending() {
+        return pending;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        if (ended) {
+            frame.release();
+            return;
+        }
+        int length = RawPacketDecoder.payloadLength(frame);
+        boolean continues = length == Packet.MAX_PAYLOAD;
+        if (continuation) {
+            continuation = continues;
+            commandSize += length;
+            if (commandSize > maxPacketSize) {
+                frame.release();
+                tooLarge(ctx);
+                return;
+            }
+            backend.write(frame);
+            return;
+        }
+        continuation = continues;
+        if (backend.expectsClientData()) {
+            backend.writeClientData(frame, length);
+            return;
+        }
+        if (length == 0) {
+            frame.release();
+            reply(ctx, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: empty command");
+            return;
+        }
+        commandSize = length;
+        int command = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
+        switch (command) {
+            case Commands.COM_QUIT -> {
+                frame.release();
+                quit(ctx);
+            }
+            case Commands.COM_BINLOG_DUMP, Commands.COM_BINLOG_DUMP_GTID, Commands.COM_REGISTER_SLAVE,
+                 Commands.COM_TABLE_DUMP, Commands.COM_CONNECT_OUT, Commands.COM_DAEMON -> {
+                frame.release();
+                reply(ctx, Replies.UNKNOWN_COMMAND, "08S01",
+                        "Sluice does not relay " + Commands.name(command) + " (replication needs a direct connection)");
+            }
+            default -> forward(frame, command);
+        }
+    }
+
+    private void forward(ByteBuf frame, int command) {
+        if (!Commands.expectsNoResponse(command)) {
+            pending++;
+        }
+        backend.expect(command, this);
+        backend.write(frame);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        backend.flush();
+    }
+
+    @Override
+    public void onResponseBytes(ByteBuf bytes) {
+        responseStarted = true;
+        client.write(bytes, client.voidPromise());
+    }
+
+    @Override
+    public void onReadComplete() {
+        client.flush();
+    }
+
+    @Override
+    public void onResponse(int command, Response response, long latencyNanos) {
+        pending--;
+        responseStarted = false;
+        if (pending == 0 && runtime.shuttingDown()) {
+            client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void onBackendLost(String reason) {
+        if (ended) {
+            return;
+        }
+        log.info("session {}: {}", client.remoteAddress(), reason);
+        ended = true;
+        if (pending > 0 && !responseStarted) {
+            // A response never began, so an ERR with sequence id 1 is exactly what the client expects.
+            client.writeAndFlush(Replies.err(client.alloc(), 1, Replies.BACKEND_LOST, "08S01",
+                    "Lost connection to backend " + backend.backend().name() + " during query: " + reason))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            client.close();
+        }
+        releaseBackend(false);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        // A slow client must not make the proxy buffer a result set: stop reading the backend.
+        backend.channel().config().setAutoRead(client.isWritable());
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void backendWritabilityChanged(boolean writable) {
+        client.config().setAutoRead(writable);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+            // Idle sessions go at once; busy ones when their last response is out (onResponse).
+            if (pending == 0) {
+                ctx.close();
+            }
+            return;
+        }
+        if (evt instanceof IdleStateEvent && pending == 0 && !ended) {
+            reply(ctx, 0, Replies.IDLE_TIMEOUT, "HY000",
+                    "The client was disconnected by the server because of inactivity (client_idle: "
+                            + runtime.config().timeouts().clientIdle() + ")");
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (!ended) {
+            ended = true;
+            releaseBackend(pending == 0 && !continuation);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        runtime.stats().protocolError();
+        log.debug("session {} failed", client.remoteAddress(), cause);
+        if (!ended) {
+            reply(ctx, 0, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: " + rootMessage(cause));
+        }
+    }
+
+    /** Ends the session after sending ERR as the response to the client's last command. */
+    private void reply(ChannelHandlerContext ctx, int code, String sqlState, String message) {
+        reply(ctx, 1, code, sqlState, message);
+    }
+
+    private void reply(ChannelHandlerContext ctx, int sequenceId, int code, String sqlState, String message) {
+        boolean reusable = pending == 0 && !continuation;
+        ended = true;
+        ctx.writeAndFlush(Replies.err(ctx.alloc(), sequenceId, code, sqlState, message))
+                .addListener(ChannelFutureListener.CLOSE);
+        releaseBackend(reusable);
+    }
+
+    private void tooLarge(ChannelHandlerContext ctx) {
+        // Part of the command already reached the backend, so its connection cannot be reused.
+        continuation = true;
+        reply(ctx, Replies.PACKET_TOO_LARGE, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes ("
+                + maxPacketSize + ")");
+    }
+
+    private void quit(ChannelHandlerContext ctx) {
+        boolean reusable = pending == 0;
+        ended = true;
+        ctx.close();
+        releaseBackend(reusable);
+    }
+
+    private void releaseBackend(boolean reusable) {
+        if (backend.listener() == this) {
+            backend.listener(null);
+        }
+        backend.backend().activeSessions().decrementAndGet();
+        backend.channel().config().setAutoRead(true);
+        if (pool != null && reusable) {
+            pool.release(backend);
+        } else if (pool != null) {
+            pool.discard(backend);
+        } else {
+            backend.quit();
+        }
+    }
+
+    private static String rootMessage(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+}

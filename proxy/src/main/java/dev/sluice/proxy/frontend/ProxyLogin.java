@@ -1,0 +1,209 @@
+package dev.sluice.proxy.frontend;
+
+import dev.sluice.config.UserConfig;
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.ProtocolException;
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.auth.AuthSeed;
+import dev.sluice.protocol.auth.CachingSha2Password;
+import dev.sluice.protocol.auth.MysqlNativePassword;
+import dev.sluice.protocol.auth.ServerAuthExchange;
+import dev.sluice.protocol.auth.ServerLogin;
+import dev.sluice.protocol.auth.ServerStep;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.protocol.packet.HandshakeResponse41;
+import dev.sluice.protocol.packet.HandshakeV10;
+import dev.sluice.protocol.packet.SslRequest;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.CapabilityPolicy;
+import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.ServerIdentity;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Login when users are configured: the proxy is the server. It greets with the backends' version
+ * and capabilities, takes TLS if the client asks, checks the password with whichever supported
+ * plugin the client prefers (mysql_native_password or caching_sha2_password), then gets a backend
+ * connection logged in as the same user and only then answers OK, so a client never sees OK for
+ * a session that has nowhere to go.
+ */
+public final class ProxyLogin extends ChannelInboundHandlerAdapter {
+
+    /**
+     * Users who passed caching_sha2_password full authentication since start: like MySQL's cache,
+     * later logins may use fast authentication.
+     */
+    private static final Set<String> SHA2_CACHE = ConcurrentHashMap.newKeySet();
+
+    private enum Phase { RESPONSE, AUTH, BACKEND, DONE }
+
+    private final ProxyRuntime runtime;
+    private final HandshakeTimeout timeout;
+    private final byte[] seed = AuthSeed.generate();
+    private Phase phase = Phase.RESPONSE;
+    private long offered;
+    private boolean secure;
+    private int sequenceId;
+    private HandshakeResponse41 response;
+    private UserConfig user;
+    private ServerAuthExchange exchange;
+
+    public ProxyLogin(ProxyRuntime runtime, HandshakeTimeout timeout) {
+        this.runtime = runtime;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        timeout.start(ctx);
+        ServerIdentity identity = runtime.serverIdentity();
+        offered = CapabilityPolicy.offerToClients(identity.capabilities(), runtime.clientTls() != null,
+                runtime.config().limits().allowLocalInfile());
+        byte[] part2 = Arrays.copyOf(Arrays.copyOfRange(seed, 8, 20), 13);
+        HandshakeV10 greeting = new HandshakeV10(identity.serverVersion(), runtime.nextConnectionId(),
+                Arrays.copyOf(seed, 8), offered, identity.charset(), ServerStatus.AUTOCOMMIT, 21, part2,
+                MysqlNativePassword.NAME);
+        ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            sequenceId = RawPacketDecoder.sequenceId(frame);
+            ByteBuf payload = RawPacketDecoder.payload(frame);
+            switch (phase) {
+                case RESPONSE -> onResponse(ctx, payload);
+                case AUTH -> step(ctx, exchange.onClientData(ByteBufUtil.getBytes(payload)));
+                default -> throw new ProtocolException("client packet of " + payload.readableBytes()
+                        + " bytes (expected: none until the login completes)");
+            }
+        } catch (ProtocolException e) {
+            refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onResponse(ChannelHandlerContext ctx, ByteBuf payload) {
+        if (SslRequest.matches(payload) && !secure) {
+            SslRequest request = SslRequest.decode(payload);
+            if (runtime.clientTls() == null || !Capabilities.has(request.capabilities(), Capabilities.CLIENT_SSL)) {
+                throw new ProtocolException("SSLRequest although TLS was not offered");
+            }
+            // ClientTlsSwitch has already put the TLS handler in front of this one.
+            secure = true;
+            return;
+        }
+        response = HandshakeResponse41.decode(payload);
+        if (!secure && runtime.config().tls().client().required()) {
+            refuse(ctx, 3159, "HY000", "Connections using insecure transport are prohibited while tls.client.required is on");
+            return;
+        }
+        user = runtime.user(response.username()).orElse(null);
+        String host = host(ctx);
+        String clientPlugin = Capabilities.has(response.capabilities(), Capabilities.CLIENT_PLUGIN_AUTH)
+                ? response.authPluginName() : null;
+        String accountPlugin = CachingSha2Password.NAME.equals(clientPlugin) ? CachingSha2Password.NAME
+                : MysqlNativePassword.NAME;
+        byte[] password = user == null ? null : user.password().getBytes(StandardCharsets.UTF_8);
+        ServerLogin login = new ServerLogin(response.username(), host, password, seed, secure, runtime.rsaKeys(),
+                !SHA2_CACHE.contains(response.username()));
+        exchange = new ServerAuthExchange(runtime.authPlugins(), login, accountPlugin);
+        phase = Phase.AUTH;
+        step(ctx, exchange.start(clientPlugin, response.authResponse()));
+    }
+
+    private void step(ChannelHandlerContext ctx, ServerStep step) {
+        switch (step) {
+            case ServerStep.Reply reply -> ctx.writeAndFlush(Replies.frame(ctx.alloc(), ++sequenceId, reply.payload()));
+            case ServerStep.Accept accept -> {
+                for (byte[] payload : accept.sendBeforeOk()) {
+                    ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
+                }
+                if (CachingSha2Password.NAME.equals(exchange.pluginName())) {
+                    SHA2_CACHE.add(user.name());
+                }
+                connectBackend(ctx);
+            }
+            case ServerStep.Reject reject -> {
+                runtime.stats().loginFailed();
+                refuse(ctx, reject.errorCode(), reject.sqlState(), reject.message());
+            }
+        }
+    }
+
+    private void connectBackend(ChannelHandlerContext ctx) {
+        phase = Phase.BACKEND;
+        ctx.channel().config().setAutoRead(false);
+        LoginRequest request = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),
+                CapabilityPolicy.responseShaping(response.capabilities(), offered), response.characterSet(),
+                Capabilities.has(response.capabilities(), Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null);
+        new SessionStart(runtime, ctx.channel()).acquire(request, (connection, pool) -> {
+            if (!ctx.channel().isActive()) {
+                pool.release(connection);
+                return;
+            }
+            phase = Phase.DONE;
+            timeout.cancel();
+            ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
+            ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool));
+            timeout.sessionStarted(ctx);
+            ctx.channel().config().setAutoRead(true);
+        }, failure -> refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage()));
+    }
+
+    private void refuse(ChannelHandlerContext ctx, int code, String sqlState, String message) {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        phase = Phase.DONE;
+        timeout.cancel();
+        ctx.writeAndFlush(Replies.err(ctx.alloc(), ++sequenceId, code, sqlState, message))
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+            ctx.close();
+            return;
+        }
+        if (evt == HandshakeTimeout.EXPIRED) {
+            refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: not completed within "
+                    + runtime.config().timeouts().handshake().toMillis() + " ms");
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        runtime.stats().protocolError();
+        refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + cause.getMessage());
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        timeout.cancel();
+        phase = Phase.DONE;
+        ctx.fireChannelInactive();
+    }
+
+    static String host(ChannelHandlerContext ctx) {
+        if (ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
+            return address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress();
+        }
+        return "unknown";
+    }
+}

@@ -1,0 +1,62 @@
+package dev.sluice.proxy.frontend;
+
+import dev.sluice.protocol.packet.ClientPacket;
+import dev.sluice.protocol.packet.ErrPacket;
+import dev.sluice.protocol.packet.OkPacket;
+import dev.sluice.protocol.packet.ServerPacket;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+/** The proxy's own packets to clients, framed with their sequence id. */
+public final class Replies {
+
+    /** ER_CON_COUNT_ERROR. */
+    public static final int TOO_MANY_CONNECTIONS = 1040;
+    /** ER_HANDSHAKE_ERROR. */
+    public static final int BAD_HANDSHAKE = 1043;
+    /** ER_SERVER_SHUTDOWN. */
+    public static final int SHUTDOWN_IN_PROGRESS = 1053;
+    /** ER_NET_PACKET_TOO_LARGE. */
+    public static final int PACKET_TOO_LARGE = 1153;
+    /** ER_UNKNOWN_COM_ERROR. */
+    public static final int UNKNOWN_COMMAND = 1047;
+    /** ER_CLIENT_INTERACTION_TIMEOUT (MySQL 8.0.24+). */
+    public static final int IDLE_TIMEOUT = 4031;
+    /** CR_SERVER_LOST, as the client library words it, for a backend lost mid-session. */
+    public static final int BACKEND_LOST = 2013;
+
+    private Replies() {
+    }
+
+    public static ByteBuf err(ByteBufAllocator alloc, int sequenceId, int code, String sqlState, String message) {
+        return frame(alloc, sequenceId, new ErrPacket(code, sqlState, message));
+    }
+
+    public static ByteBuf ok(ByteBufAllocator alloc, int sequenceId, int status) {
+        return frame(alloc, sequenceId, OkPacket.of(0, 0, status, 0));
+    }
+
+    public static ByteBuf frame(ByteBufAllocator alloc, int sequenceId, ServerPacket packet) {
+        return frame(alloc, sequenceId, (java.util.function.Consumer<ByteBuf>) packet::encode);
+    }
+
+    public static ByteBuf frame(ByteBufAllocator alloc, int sequenceId, ClientPacket packet) {
+        return frame(alloc, sequenceId, (java.util.function.Consumer<ByteBuf>) packet::encode);
+    }
+
+    private static ByteBuf frame(ByteBufAllocator alloc, int sequenceId, java.util.function.Consumer<ByteBuf> payload) {
+        ByteBuf out = alloc.buffer(64);
+        out.writeZero(4);
+        payload.accept(out);
+        out.setMediumLE(0, out.readableBytes() - 4);
+        out.setByte(3, sequenceId);
+        return out;
+    }
+
+    public static ByteBuf frame(ByteBufAllocator alloc, int sequenceId, byte[] payload) {
+        ByteBuf out = alloc.buffer(4 + payload.length);
+        out.writeMediumLE(payload.length).writeByte(sequenceId).writeBytes(payload);
+        return out;
+    }
+
+}

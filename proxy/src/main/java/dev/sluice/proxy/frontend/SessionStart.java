@@ -1,0 +1,70 @@
+package dev.sluice.proxy.frontend;
+
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.LoginRequest;
+import io.netty.channel.Channel;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * Finds a backend connection for a new session: the router picks a backend, its pool supplies
+ * the connection. A backend that cannot be reached is out of rotation from then on (with backoff),
+ * and the session tries the next one; an ERR from a reachable backend (unknown database, wrong
+ * password there, its cap reached) ends the attempt with that error.
+ */
+final class SessionStart {
+
+    private final ProxyRuntime runtime;
+    private final Channel client;
+    private final Set<Backend> tried = new HashSet<>();
+
+    SessionStart(ProxyRuntime runtime, Channel client) {
+        this.runtime = runtime;
+        this.client = client;
+    }
+
+    void acquire(LoginRequest request, BiConsumer<BackendConnection, BackendPool> onReady,
+                 Consumer<BackendLoginException> onFailure) {
+        Backend backend = runtime.router().pickForSession(tried).orElse(null);
+        if (backend == null) {
+            onFailure.accept(new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                    tried.isEmpty() ? "No backend available: all are out of rotation"
+                            : "No backend available: " + describeTried(), false));
+            return;
+        }
+        tried.add(backend);
+        BackendPool pool = runtime.pool(backend);
+        pool.acquire(request, client.eventLoop()).addListener(done -> {
+            if (done.isSuccess()) {
+                onReady.accept((BackendConnection) done.getNow(), pool);
+                return;
+            }
+            if (done.cause() instanceof BackendLoginException failure && !failure.refusedByServer()
+                    && client.isActive()) {
+                acquire(request, onReady, onFailure);
+                return;
+            }
+            onFailure.accept(done.cause() instanceof BackendLoginException failure ? failure
+                    : new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                            "backend " + backend.name() + ": " + done.cause(), false));
+        });
+    }
+
+    private String describeTried() {
+        StringBuilder text = new StringBuilder();
+        for (Backend backend : tried) {
+            if (!text.isEmpty()) {
+                text.append("; ");
+            }
+            text.append(backend.name()).append(" (").append(backend.config().address()).append("): ")
+                    .append(backend.lastConnectError() == null ? "unavailable" : backend.lastConnectError());
+        }
+        return text.toString();
+    }
+}

@@ -1,2 +1,0 @@
-/** Sluice proxy module. */
-package dev.sluice.proxy;
