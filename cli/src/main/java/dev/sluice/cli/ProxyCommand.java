@@ -1,0 +1,132 @@
+package dev.sluice.cli;
+
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.HostPort;
+import dev.sluice.config.QuickStart;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.proxy.ProxyServer;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice proxy}: runs the proxy until SIGTERM or Ctrl-C. Without --config and --backend it
+ * starts embedded MariaDB backends (a primary and two replicas with replication) first.
+ */
+@Command(name = "proxy", mixinStandardHelpOptions = true,
+        description = "Run the proxy (on 0.0.0.0:4040 by default). Without --config or --backend, starts"
+                + " embedded MariaDB backends (a primary and two replicas) and proxies to them.")
+public final class ProxyCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration (see docs/configuration.md)")
+    private Path configFile;
+
+    @Option(names = "--backend", paramLabel = "HOST:PORT[,role=replica,weight=N,name=X,max_connections=N]",
+            description = "A backend, repeatable (quick start without a file)")
+    private List<String> backends = new ArrayList<>();
+
+    @Option(names = "--user", paramLabel = "NAME:PASSWORD",
+            description = "A user the proxy authenticates, repeatable; without users, logins pass through to the backend")
+    private List<String> users = new ArrayList<>();
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", description = "Where to listen (overrides the config)")
+    private String listen;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        SluiceConfig config;
+        MariaDbCluster embedded = null;
+        try {
+            if (configFile != null) {
+                if (!backends.isEmpty() || !users.isEmpty()) {
+                    err.println("sluice proxy: use either --config or --backend/--user, not both");
+                    return 2;
+                }
+                config = ConfigLoader.load(configFile);
+            } else if (!backends.isEmpty()) {
+                config = QuickStart.config(backends, users);
+            } else {
+                if (!users.isEmpty()) {
+                    err.println("sluice proxy: --user needs at least one --backend (or no options for embedded backends)");
+                    return 2;
+                }
+                out.println("No --config or --backend: starting embedded MariaDB backends (a primary and two replicas)...");
+                out.flush();
+                embedded = EmbeddedBackends.start(4000);
+                config = SluiceConfig.defaults().withBackends(EmbeddedBackends.backends(embedded))
+                        .withUsers(EmbeddedBackends.users());
+            }
+            if (listen != null) {
+                config = config.withListen(HostPort.parse(listen));
+            }
+        } catch (ConfigException | IllegalArgumentException e) {
+            err.println("sluice proxy: " + e.getMessage());
+            closeQuietly(embedded);
+            return 2;
+        }
+        ProxyServer proxy;
+        try {
+            proxy = ProxyServer.start(config);
+        } catch (Exception e) {
+            err.println("sluice proxy: cannot start: " + e.getMessage());
+            closeQuietly(embedded);
+            return 1;
+        }
+        printBanner(out, config, proxy, embedded);
+        CountDownLatch stopped = new CountDownLatch(1);
+        MariaDbCluster cluster = embedded;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            proxy.close();
+            closeQuietly(cluster);
+            stopped.countDown();
+        }, "sluice-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    private static void printBanner(PrintWriter out, SluiceConfig config, ProxyServer proxy, MariaDbCluster embedded) {
+        if (embedded != null) {
+            for (MariaDbServer server : embedded.servers()) {
+                out.println("backend " + EmbeddedBackends.describe(server));
+            }
+        } else {
+            config.backends().forEach(b -> out.println(String.format("backend %-9s %-8s %s", b.name(),
+                    b.role().configName(), b.address())));
+        }
+        int port = proxy.port();
+        out.println("Sluice is listening on " + proxy.address().getHostString() + ":" + port + " (routing "
+                + config.routing().mode().configName() + ", balancer " + config.routing().balancer().configName() + ")");
+        if (config.passThroughAuth()) {
+            out.println("Logins pass through to the backends; connect with: mariadb -h127.0.0.1 -P" + port + " -uUSER -pPASSWORD");
+        } else if (embedded != null) {
+            var user = config.users().get(0);
+            out.println("Connect with: mariadb -h127.0.0.1 -P" + port + " -u" + user.name() + " -p" + user.password());
+        } else {
+            // A real password stays off the terminal: the client prompts for it.
+            out.println("Connect with: mariadb -h127.0.0.1 -P" + port + " -u" + config.users().get(0).name() + " -p");
+        }
+        out.println("Stop with Ctrl-C (or SIGTERM): in-flight statements finish first.");
+        out.flush();
+    }
+
+    private static void closeQuietly(MariaDbCluster cluster) {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}
