@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * before the client's capabilities are known (a refused connection) has neither. Error code 0xFFFF
  * is not an error but MariaDB's {@link ProgressReport}, which this decoder refuses.
  *
- * @param sqlState null when the packet carries none
+ * @param sqlState five ASCII characters (e.g. "42S02"), or null when the packet carries none
  */
 public record ErrPacket(int errorCode, String sqlState, String errorMessage) implements ServerPacket {
 
@@ -19,7 +19,7 @@ public record ErrPacket(int errorCode, String sqlState, String errorMessage) imp
     private static final int SQL_STATE_MARKER = '#';
 
     public ErrPacket {
-        if (sqlState != null && sqlState.getBytes(StandardCharsets.UTF_8).length != 5) {
+        if (sqlState != null && sqlState.length() != 5) {
             throw new IllegalArgumentException("ErrPacket SQL state '" + sqlState + "' (expected: 5 characters)");
         }
     }
@@ -35,7 +35,8 @@ public record ErrPacket(int errorCode, String sqlState, String errorMessage) imp
         if (Capabilities.has(capabilities, Capabilities.CLIENT_PROTOCOL_41) && payload.isReadable()
                 && payload.getByte(payload.readerIndex()) == SQL_STATE_MARKER) {
             payload.skipBytes(1);
-            sqlState = Fields.stringFix(payload, 5, "ErrPacket.sql_state");
+            // Latin-1 maps each byte to one char, so any 5 bytes give a 5-character state that re-encodes exactly.
+            sqlState = new String(Fields.bytesFix(payload, 5, "ErrPacket.sql_state"), StandardCharsets.ISO_8859_1);
         }
         return new ErrPacket(code, sqlState, Fields.stringEof(payload));
     }
@@ -46,7 +47,7 @@ public record ErrPacket(int errorCode, String sqlState, String errorMessage) imp
         out.writeShortLE(errorCode);
         if (sqlState != null) {
             out.writeByte(SQL_STATE_MARKER);
-            out.writeCharSequence(sqlState, StandardCharsets.UTF_8);
+            out.writeCharSequence(sqlState, StandardCharsets.ISO_8859_1);
         }
         out.writeCharSequence(errorMessage, StandardCharsets.UTF_8);
     }

@@ -76,14 +76,6 @@ final class Fields {
         in.skipBytes(length);
     }
 
-    static String stringFix(ByteBuf in, int length, String where) {
-        try {
-            return Wire.readStringFix(in, length);
-        } catch (ProtocolException e) {
-            throw e.in(where);
-        }
-    }
-
     /** string&lt;lenenc&gt; where NULL (0xFB) cannot occur. */
     static byte[] bytesLenenc(ByteBuf in, String where) {
         try {
