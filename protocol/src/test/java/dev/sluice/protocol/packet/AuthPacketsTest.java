@@ -9,6 +9,7 @@ import dev.sluice.protocol.testing.CapturedPacket;
 import dev.sluice.protocol.testing.Captures;
 import dev.sluice.protocol.testing.Direction;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class AuthPacketsTest {
@@ -29,8 +30,8 @@ class AuthPacketsTest {
 
     @Test
     void ed25519ClientAnswersWithA64ByteSignature() {
-        // MariaDB 10.11, handshake-ed25519.pcapng: the client's second packet (seq 3).
-        CapturedPacket packet = Captures.packets("handshake-ed25519.pcapng", Direction.CLIENT_TO_SERVER).get(1);
+        // MariaDB 10.11, handshake-ed25519.pcapng frame 9 (seq 3).
+        CapturedPacket packet = Captures.inFrame("handshake-ed25519.pcapng", Direction.CLIENT_TO_SERVER, 9);
         assertThat(packet.seq()).isEqualTo(3);
 
         AuthSwitchResponse response = RoundTrip.exact(packet.payload(), AuthSwitchResponse::decode,
@@ -78,7 +79,7 @@ class AuthPacketsTest {
 
         AuthMoreData more = RoundTrip.exact(payload, AuthMoreData::decode, AuthMoreData::encode);
 
-        assertThat(new String(more.data(), java.nio.charset.StandardCharsets.US_ASCII)).startsWith("-----BEGIN PUBLIC KEY");
+        assertThat(new String(more.data(), StandardCharsets.US_ASCII)).startsWith("-----BEGIN PUBLIC KEY");
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class BinaryValuesTest {
     @Test
     void stringsAndNull() {
         assertThat((byte[]) read(ColumnTypes.BLOB, false, 0x02, 0x00, 0xff)).containsExactly(0x00, 0xff);
-        assertThat(read(ColumnTypes.NEWDECIMAL, false, 0x04, '1', '.', '2', '5')).isEqualTo(new java.math.BigDecimal("1.25"));
+        assertThat(read(ColumnTypes.NEWDECIMAL, false, 0x04, '1', '.', '2', '5')).isEqualTo(new BigDecimal("1.25"));
         assertThat(read(ColumnTypes.NULL, false)).isNull();
     }
 

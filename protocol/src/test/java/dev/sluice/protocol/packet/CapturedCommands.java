@@ -1,5 +1,6 @@
 package dev.sluice.protocol.packet;
 
+import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.testing.CapturedPacket;
 import dev.sluice.protocol.testing.Captures;
 import dev.sluice.protocol.testing.Direction;
@@ -49,7 +50,7 @@ final class CapturedCommands {
         List<CapturedPacket> server = Captures.packets(file, connection, Direction.SERVER_TO_CLIENT);
         Map<Long, Integer> counts = new HashMap<>();
         for (Command c : commands(file, connection)) {
-            if ((c.payload()[0] & 0xFF) != dev.sluice.protocol.Commands.COM_STMT_PREPARE) {
+            if ((c.payload()[0] & 0xFF) != Commands.COM_STMT_PREPARE) {
                 continue;
             }
             CapturedPacket ok = server.stream().filter(p -> p.frame() > c.frame() && p.seq() == 1).findFirst()

@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
+import io.netty.buffer.Unpooled;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -49,7 +52,7 @@ class ComStmtExecuteTest {
         assertThat(p.isNull(9)).isTrue();
         List<Object> values = p.decodeValues();
         assertThat(values.subList(0, 4)).containsExactly(100L, -7L, Long.MIN_VALUE, new BigDecimal("-1234.5678"));
-        assertThat(new String((byte[]) values.get(4), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("Grüße 世界 😀");
+        assertThat(new String((byte[]) values.get(4), StandardCharsets.UTF_8)).isEqualTo("Grüße 世界 😀");
         assertThat((byte[]) values.get(5)).containsExactly(0x00, 0x01, 0xfe, 0xff);
         assertThat(values.subList(6, 10)).containsExactly(new BinaryDateTime(2024, 2, 29, 13, 45, 59, 0), 2.5,
                 new BinaryDateTime(2024, 2, 29, 0, 0, 0, 0), null);
@@ -64,7 +67,7 @@ class ComStmtExecuteTest {
 
         assertThat(e.statementId()).isEqualTo(2);
         BinaryDateTime timestamp = (BinaryDateTime) e.parameters().decodeValues().get(6);
-        assertThat(timestamp.toLocalDateTime()).isEqualTo(java.time.LocalDateTime.of(2024, 2, 29, 13, 45, 59, 123_456_000));
+        assertThat(timestamp.toLocalDateTime()).isEqualTo(LocalDateTime.of(2024, 2, 29, 13, 45, 59, 123_456_000));
     }
 
     @Test
@@ -184,7 +187,7 @@ class ComStmtExecuteTest {
     void queryAttributesWithoutTypesCannotBeDelimited() {
         byte[] payload = concat(Bytes.of(0x03, 0x01, 0x01, 0x00, 0x00), ascii("SELECT 1"));
 
-        assertThatThrownBy(() -> ComQuery.decode(io.netty.buffer.Unpooled.wrappedBuffer(payload), QUERY_ATTRIBUTES))
+        assertThatThrownBy(() -> ComQuery.decode(Unpooled.wrappedBuffer(payload), QUERY_ATTRIBUTES))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessageStartingWith("ComQuery.new_params_bind_flag: 0 (expected: 1");
     }
@@ -193,7 +196,7 @@ class ComStmtExecuteTest {
     void parameterCountBeyondThePacketIsReported() {
         byte[] payload = Bytes.of(0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0x00);
 
-        assertThatThrownBy(() -> ComStmtExecute.decode(io.netty.buffer.Unpooled.wrappedBuffer(payload), 0, 60))
+        assertThatThrownBy(() -> ComStmtExecute.decode(Unpooled.wrappedBuffer(payload), 0, 60))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessage("ComStmtExecute.parameter_count: 60 (expected: a NULL bitmap that fits in the 1 remaining bytes)");
     }

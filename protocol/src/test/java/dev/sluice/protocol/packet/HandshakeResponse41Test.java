@@ -11,6 +11,7 @@ import dev.sluice.protocol.testing.CapturedPacket;
 import dev.sluice.protocol.testing.Captures;
 import dev.sluice.protocol.testing.Direction;
 import io.netty.buffer.Unpooled;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +21,12 @@ class HandshakeResponse41Test {
         return RoundTrip.exact(payload, HandshakeResponse41::decode, HandshakeResponse41::encode);
     }
 
-    private static byte[] firstClientPacket(String file, int connection) {
-        return Captures.packets(file, connection, Direction.CLIENT_TO_SERVER).get(0).payload();
+    /** The handshake response: the first client packet of a connection, which must start in {@code frame}. */
+    private static byte[] firstClientPacket(String file, int connection, int frame) {
+        CapturedPacket packet = Captures.packets(file, connection, Direction.CLIENT_TO_SERVER).get(0);
+        assertThat(packet.frame()).isEqualTo(frame);
+        assertThat(packet.seq()).isEqualTo(1);
+        return packet.payload();
     }
 
     @Test
@@ -51,8 +56,8 @@ class HandshakeResponse41Test {
 
     @Test
     void sysbenchConnectsWithDatabase() {
-        // MariaDB 10.11, prepared-sysbench.pcapng, first client packet: sysbench 1.0.20.
-        HandshakeResponse41 r = roundTrip(firstClientPacket("prepared-sysbench.pcapng", 0));
+        // MariaDB 10.11, prepared-sysbench.pcapng frame 6: sysbench 1.0.20.
+        HandshakeResponse41 r = roundTrip(firstClientPacket("prepared-sysbench.pcapng", 0, 6));
 
         assertThat(Capabilities.low(r.capabilities())).isEqualTo(0x00bfa28cL);
         assertThat(r.characterSet()).isEqualTo(45);
@@ -62,8 +67,8 @@ class HandshakeResponse41Test {
 
     @Test
     void connectorJSendsNoMariaDbExtendedCapabilities() {
-        // MariaDB 11.4, connectorj-11.4.pcapng, first client packet: Connector/J 9.5.0.
-        HandshakeResponse41 r = roundTrip(firstClientPacket("connectorj-11.4.pcapng", 0));
+        // MariaDB 11.4, connectorj-11.4.pcapng frame 6: Connector/J 9.5.0.
+        HandshakeResponse41 r = roundTrip(firstClientPacket("connectorj-11.4.pcapng", 0, 6));
 
         assertThat(r.capabilities()).isEqualTo(0x013ea20eL);
         assertThat(Capabilities.speaksMariaDbExtensions(r.capabilities())).isTrue();
@@ -81,16 +86,16 @@ class HandshakeResponse41Test {
 
     @Test
     void mariadbSlapWorkerSetsRememberOptions() {
-        // MariaDB 10.11, mysqlslap.pcapng connection 1 (a worker), first client packet.
-        HandshakeResponse41 r = roundTrip(firstClientPacket("mysqlslap.pcapng", 1));
+        // MariaDB 10.11, mysqlslap.pcapng frame 225: connection 1, a worker.
+        HandshakeResponse41 r = roundTrip(firstClientPacket("mysqlslap.pcapng", 1, 225));
 
         assertThat(Capabilities.low(r.capabilities())).isEqualTo(0x80bfa28cL);
         assertThat(Capabilities.has(r.capabilities(), Capabilities.CLIENT_REMEMBER_OPTIONS)).isTrue();
         assertThat(r.characterSet()).isEqualTo(8);
         assertThat(r.database()).isEqualTo("mysqlslap");
-        // Only the setup connection (connection 0) sends program_name=mysqlslap; the workers do not.
+        // Only the setup connection (connection 0, frame 6) sends program_name=mysqlslap; the workers do not.
         assertThat(r.connectAttributes()).doesNotContainKey("program_name").containsEntry("_pid", "30677");
-        HandshakeResponse41 setup = roundTrip(firstClientPacket("mysqlslap.pcapng", 0));
+        HandshakeResponse41 setup = roundTrip(firstClientPacket("mysqlslap.pcapng", 0, 6));
         assertThat(setup.connectAttributes()).containsEntry("program_name", "mysqlslap");
         assertThat(setup.database()).isNull();
         assertThat(Capabilities.low(setup.capabilities())).isEqualTo(0x80bfa284L);
@@ -203,8 +208,8 @@ class HandshakeResponse41Test {
 
     @Test
     void attributesLongerThanThePacketAreReported() {
-        byte[] payload = firstClientPacket("handshake-native.pcapng", 0);
-        byte[] cut = java.util.Arrays.copyOf(payload, payload.length - 1);
+        byte[] payload = firstClientPacket("handshake-native.pcapng", 0, 6);
+        byte[] cut = Arrays.copyOf(payload, payload.length - 1);
 
         assertThatThrownBy(() -> HandshakeResponse41.decode(Unpooled.wrappedBuffer(cut)))
                 .isInstanceOf(ProtocolException.class)

@@ -12,6 +12,7 @@ import dev.sluice.protocol.testing.CapturedPacket;
 import dev.sluice.protocol.testing.Captures;
 import dev.sluice.protocol.testing.Direction;
 import io.netty.buffer.Unpooled;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class HandshakeV10Test {
@@ -131,7 +132,7 @@ class HandshakeV10Test {
     @Test
     void truncatedGreetingNamesTheField() {
         byte[] full = Captures.inFrame("handshake-native.pcapng", Direction.SERVER_TO_CLIENT, 4).payload();
-        byte[] cut = java.util.Arrays.copyOf(full, 48); // ends inside capability_flags_1
+        byte[] cut = Arrays.copyOf(full, 48); // ends inside capability_flags_1
 
         assertThatThrownBy(() -> HandshakeV10.decode(Unpooled.wrappedBuffer(cut)))
                 .isInstanceOf(ProtocolException.class)

@@ -8,6 +8,7 @@ import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.testing.Captures;
 import dev.sluice.protocol.testing.Direction;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -122,7 +123,7 @@ class MalformedPacketsTest {
         } catch (ProtocolException expected) {
             return false;
         } catch (RuntimeException e) {
-            throw new AssertionError(c.name() + " threw " + e + " for " + io.netty.buffer.ByteBufUtil.hexDump(input), e);
+            throw new AssertionError(c.name() + " threw " + e + " for " + ByteBufUtil.hexDump(input), e);
         } finally {
             assertThat(in.refCnt()).isEqualTo(1);
         }
