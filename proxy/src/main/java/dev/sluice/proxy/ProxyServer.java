@@ -3,6 +3,7 @@ package dev.sluice.proxy;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
@@ -112,7 +113,8 @@ public final class ProxyServer implements AutoCloseable {
                         if (runtime.clientTls() != null) {
                             channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
                         }
-                        channel.pipeline().addLast("frames", new RawPacketDecoder());
+                        channel.pipeline().addLast("frames", new RawPacketDecoder(
+                                Math.min(Packet.MAX_PAYLOAD, config.limits().maxPacketSize())));
                         channel.pipeline().addLast("gate", new ConnectionGate(runtime));
                         channel.pipeline().addLast("login", runtime.passThroughAuth()
                                 ? new PassThroughLogin(runtime, timeout) : new ProxyLogin(runtime, timeout));

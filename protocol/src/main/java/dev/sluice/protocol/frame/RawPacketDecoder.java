@@ -1,15 +1,16 @@
 package dev.sluice.protocol.frame;
 
-import dev.sluice.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
  * Cuts the byte stream into whole physical packets, header included, as retained slices of the
  * cumulation: a proxy can forward each one as it is, untouched, and still read its header.
- * Packets longer than {@code maxPacket} (at most 0xFFFFFF) are refused before they are buffered.
+ * Packets longer than {@code maxPacket} (at most 0xFFFFFF) are refused with a
+ * {@link TooLongFrameException} before they are buffered.
  */
 public final class RawPacketDecoder extends ByteToMessageDecoder {
 
@@ -28,7 +29,9 @@ public final class RawPacketDecoder extends ByteToMessageDecoder {
         while (in.readableBytes() >= Packet.HEADER_SIZE) {
             int length = in.getUnsignedMediumLE(in.readerIndex());
             if (length > maxPacket) {
-                throw new ProtocolException("packet length: " + length + " (expected: <= " + maxPacket + ")");
+                // Not malformed, just over the limit: callers answer it with ER_NET_PACKET_TOO_LARGE.
+                in.skipBytes(in.readableBytes());
+                throw new TooLongFrameException("packet length: " + length + " (expected: <= " + maxPacket + ")");
             }
             if (in.readableBytes() < Packet.HEADER_SIZE + length) {
                 return;

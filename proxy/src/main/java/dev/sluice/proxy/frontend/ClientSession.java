@@ -91,6 +91,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             return;
         }
         commandSize = length;
+        if (commandSize > maxPacketSize) {
+            frame.release();
+            tooLarge(ctx);
+            return;
+        }
         int command = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
         switch (command) {
             case Commands.COM_QUIT -> {
@@ -201,7 +206,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         runtime.stats().protocolError();
         log.debug("session {} failed", client.remoteAddress(), cause);
-        if (!ended) {
+        if (!ended && cause instanceof io.netty.handler.codec.TooLongFrameException) {
+            tooLarge(ctx);
+        } else if (!ended) {
             reply(ctx, 0, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: " + rootMessage(cause));
         }
     }
@@ -214,8 +221,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private void reply(ChannelHandlerContext ctx, int sequenceId, int code, String sqlState, String message) {
         boolean reusable = pending == 0 && !continuation;
         ended = true;
-        ctx.writeAndFlush(Replies.err(ctx.alloc(), sequenceId, code, sqlState, message))
-                .addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.afterSending(ctx.channel(), Replies.err(ctx.alloc(), sequenceId, code, sqlState, message));
         releaseBackend(reusable);
     }
 

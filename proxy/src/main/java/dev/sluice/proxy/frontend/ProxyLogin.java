@@ -85,7 +85,10 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             switch (phase) {
                 case RESPONSE -> onResponse(ctx, payload);
                 case AUTH -> step(ctx, exchange.onClientData(ByteBufUtil.getBytes(payload)));
-                default -> throw new ProtocolException("client packet of " + payload.readableBytes()
+                case DONE -> {
+                    // refused or finished: whatever still comes is dropped
+                }
+                case BACKEND -> throw new ProtocolException("client packet of " + payload.readableBytes()
                         + " bytes (expected: none until the login completes)");
             }
         } catch (ProtocolException e) {
@@ -169,8 +172,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         }
         phase = Phase.DONE;
         timeout.cancel();
-        ctx.writeAndFlush(Replies.err(ctx.alloc(), ++sequenceId, code, sqlState, message))
-                .addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.afterSending(ctx.channel(), Replies.err(ctx.alloc(), ++sequenceId, code, sqlState, message));
     }
 
     @Override

@@ -1,0 +1,143 @@
+package dev.sluice.proxy;
+
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.auth.AuthPlugins;
+import dev.sluice.protocol.auth.ClientAuthExchange;
+import dev.sluice.protocol.auth.ClientAuthOptions;
+import dev.sluice.protocol.packet.HandshakeResponse41;
+import dev.sluice.protocol.packet.HandshakeV10;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * A deliberately bare MySQL client over a blocking socket, for tests that must send what no real
+ * client would: garbage, truncated packets, absurd lengths.
+ */
+final class RawClient implements AutoCloseable {
+
+    static final long CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
+            | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
+            | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_MULTI_RESULTS;
+
+    record RawPacket(int sequenceId, byte[] payload) {
+        int header() {
+            return payload.length == 0 ? -1 : payload[0] & 0xFF;
+        }
+
+        int errorCode() {
+            return (payload[1] & 0xFF) | (payload[2] & 0xFF) << 8;
+        }
+
+        String errorMessage() {
+            int start = payload.length > 3 && payload[3] == '#' ? 9 : 3;
+            return new String(payload, start, payload.length - start, StandardCharsets.UTF_8);
+        }
+    }
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+
+    RawClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(10_000);
+        socket.setTcpNoDelay(true);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    RawPacket read() throws IOException {
+        int b0 = in.readUnsignedByte();
+        int b1 = in.readUnsignedByte();
+        int b2 = in.readUnsignedByte();
+        int length = b0 | b1 << 8 | b2 << 16;
+        int sequenceId = in.readUnsignedByte();
+        byte[] payload = new byte[length];
+        in.readFully(payload);
+        return new RawPacket(sequenceId, payload);
+    }
+
+    void send(int sequenceId, byte[] payload) throws IOException {
+        byte[] frame = new byte[4 + payload.length];
+        frame[0] = (byte) payload.length;
+        frame[1] = (byte) (payload.length >>> 8);
+        frame[2] = (byte) (payload.length >>> 16);
+        frame[3] = (byte) sequenceId;
+        System.arraycopy(payload, 0, frame, 4, payload.length);
+        sendRaw(frame);
+    }
+
+    void sendRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Reads the greeting and logs in with mysql_native_password; returns the final packet (OK or ERR). */
+    RawPacket login(String user, String password) throws IOException {
+        HandshakeV10 greeting = greeting();
+        ClientAuthExchange auth = new ClientAuthExchange(AuthPlugins.standard(),
+                password.getBytes(StandardCharsets.UTF_8), ClientAuthOptions.plaintext(true));
+        ClientAuthExchange.InitialResponse first = auth.start(greeting.authPluginName(), greeting.scramble());
+        HandshakeResponse41 response = new HandshakeResponse41(CAPABILITIES, 1 << 24, 45, user,
+                first.authResponse(), null, first.pluginName(), Map.of());
+        ByteBuf buf = Unpooled.buffer();
+        response.encode(buf);
+        byte[] payload = new byte[buf.readableBytes()];
+        buf.readBytes(payload);
+        send(1, payload);
+        RawPacket reply = read();
+        while (reply.header() != 0x00 && reply.header() != 0xFF) {
+            var step = auth.onServerPacket(reply.payload());
+            if (step instanceof dev.sluice.protocol.auth.ClientStep.Reply next) {
+                send(reply.sequenceId() + 1, next.payload());
+            }
+            reply = read();
+        }
+        return reply;
+    }
+
+    HandshakeV10 greeting() throws IOException {
+        RawPacket greeting = read();
+        return HandshakeV10.decode(Unpooled.wrappedBuffer(greeting.payload()));
+    }
+
+    /** A COM_QUERY; returns the first response packet. */
+    RawPacket query(String sql) throws IOException {
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[1 + text.length];
+        payload[0] = 0x03;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        send(0, payload);
+        return read();
+    }
+
+    /** True when the peer closed the connection (within the socket timeout), after draining what it sent. */
+    boolean closedByPeer() throws IOException {
+        try {
+            while (in.read() >= 0) {
+                // drain
+            }
+            return true;
+        } catch (EOFException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            // connection reset counts as closed
+            return true;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
