@@ -1,6 +1,7 @@
 package dev.sluice.testkit;
 
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -155,6 +156,11 @@ public final class MariaDbCluster implements AutoCloseable {
         }
         LOG.log(Level.INFO, "MariaDB cluster stopped and its folder deleted in {0} ms",
                 (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** The cluster's temporary folder: one sub-folder per server. */
+    Path folder() {
+        return workspace.root();
     }
 
     @Override

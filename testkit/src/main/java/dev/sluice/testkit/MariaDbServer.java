@@ -11,6 +11,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One real mariadbd of a {@link MariaDbCluster}, on 127.0.0.1 and a port of its own.
@@ -25,6 +27,8 @@ public final class MariaDbServer {
     private static final int PORT_ATTEMPTS = 5;
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final System.Logger LOG = System.getLogger(MariaDbServer.class.getName());
+    /** Every server of the bundle lacks the same plugins: say so once per JVM, not once per server. */
+    private static final Set<String> REPORTED_MISSING_PLUGINS = ConcurrentHashMap.newKeySet();
 
     private final String name;
     private final Role role;
@@ -84,7 +88,11 @@ public final class MariaDbServer {
         return folder.log();
     }
 
-    /** A Connector/J URL for {@link TestUsers#APP_USER}; {@code database} may be null for none. */
+    /**
+     * A Connector/J URL that carries {@link TestUsers#APP_USER}'s credentials; {@code database} may
+     * be null for none. For another account use {@link #jdbcUrl(String, String, String)} rather than
+     * passing credentials next to this URL.
+     */
     public String jdbcUrl(String database) {
         return jdbcUrl(database, TestUsers.APP_USER, TestUsers.APP_PASSWORD);
     }
@@ -234,10 +242,6 @@ public final class MariaDbServer {
                 name, HOST, port, millis(begin, copied), millis(copied, started), millis(started, System.nanoTime()));
     }
 
-    private static long millis(long fromNanos, long toNanos) {
-        return (toNanos - fromNanos) / 1_000_000;
-    }
-
     /** Points this replica at the primary and starts replicating. */
     void startReplication(int primaryPort) {
         admin.execute(name, ServerSetup.changeMasterSql(primaryPort), "START SLAVE");
@@ -275,8 +279,10 @@ public final class MariaDbServer {
             statement.execute("INSTALL SONAME '" + soname + "'");
             return true;
         } catch (SQLException e) {
-            LOG.log(Level.INFO, "{0}: plugin {1} is not available, {2}.so is not in {3} ({4})",
-                    name, plugin, soname, ServerSetup.pluginDir(binaries), e.getMessage());
+            if (REPORTED_MISSING_PLUGINS.add(plugin)) {
+                LOG.log(Level.INFO, "Plugin {0} is not available: {1}.so is not in {2} ({3})",
+                        plugin, soname, ServerSetup.pluginDir(binaries), e.getMessage());
+            }
             return false;
         }
     }
@@ -298,6 +304,10 @@ public final class MariaDbServer {
                     + "' (expected: letters, digits and _)");
         }
         return variable.replace("_", "\\_");
+    }
+
+    private static long millis(long fromNanos, long toNanos) {
+        return (toNanos - fromNanos) / 1_000_000;
     }
 
     private static int freePort() {
