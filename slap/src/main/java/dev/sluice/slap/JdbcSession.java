@@ -21,6 +21,8 @@ final class JdbcSession implements SqlSession {
     JdbcSession(Connection connection, PrintWriter echo) throws SQLException {
         this.connection = connection;
         this.statement = connection.createStatement();
+        // mysqlslap sends the text as it is; JDBC escapes such as {fn ...} are not rewritten.
+        statement.setEscapeProcessing(false);
         this.echo = echo;
     }
 

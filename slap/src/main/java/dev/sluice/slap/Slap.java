@@ -103,7 +103,8 @@ public final class Slap {
         if (limit != null) {
             limit.check(options.maxClients());
         }
-        connector = new Connector(c);
+        connector = new Connector(c, workload.hasMultiStatements()
+                || (c.initCommand() != null && c.initCommand().indexOf(';') >= 0));
         try {
             setupSession = new JdbcSession(connector.open(null), options.verbose() >= 3 ? out : null);
         } catch (SQLException e) {

@@ -7,6 +7,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The statement lists of a run, built once as mysqlslap builds them in get_options: generated
@@ -66,6 +67,12 @@ public record Workload(List<Statement> create, List<Statement> queries, long que
             });
         }
         return new Workload(create, queries, 0, pre, post, true, options.writeNumber());
+    }
+
+    /** Whether any statement may hold several (it has a {@code ;} the delimiter did not split on). */
+    public boolean hasMultiStatements() {
+        return Stream.of(create, queries, pre, post).flatMap(List::stream)
+                .anyMatch(s -> s.sql().indexOf(';') >= 0);
     }
 
     /**

@@ -86,6 +86,14 @@ class WorkloadTest {
     }
 
     @Test
+    void multiStatementsOnlyWhenAStatementHoldsASemicolon() {
+        assertThat(build(SlapOptions.builder().autoGenerateSql(true)).hasMultiStatements()).isFalse();
+        assertThat(build(SlapOptions.builder().query("select 1;select 2").delimiter(";")).hasMultiStatements()).isFalse();
+        assertThat(build(SlapOptions.builder().query("select 1; select 2")).hasMultiStatements()).isTrue();
+        assertThat(build(SlapOptions.builder().query("select 1").preQuery("set @a=1; set @b=2")).hasMultiStatements()).isTrue();
+    }
+
+    @Test
     void createWithEngineMarksTheFirstStatementAsTheTable() {
         Workload w = build(SlapOptions.builder().create("create table a(x int);insert into a values (1)").delimiter(";")
                 .engines(EngineSpec.parseList("memory")));
