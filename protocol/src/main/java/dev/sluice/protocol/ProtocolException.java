@@ -8,6 +8,8 @@ public final class ProtocolException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    private String context = "";
+
     public ProtocolException(String message) {
         super(message);
     }
@@ -21,10 +23,18 @@ public final class ProtocolException extends RuntimeException {
         return new ProtocolException(field + ": needs " + needed + " bytes (available: " + available + ")");
     }
 
-    /** Adds the phase or context the caller was in, keeping the original text. */
-    public ProtocolException in(String context) {
-        ProtocolException withContext = new ProtocolException(getMessage() + " in " + context, getCause());
-        withContext.setStackTrace(getStackTrace());
-        return withContext;
+    /**
+     * Adds the phase or packet the caller was in ("... in COM_QUERY response"), innermost first.
+     * Returns this exception rather than a new one: malformed input may arrive by the thousand,
+     * and each new exception would walk the stack again.
+     */
+    public ProtocolException in(String where) {
+        context = context + " in " + where;
+        return this;
+    }
+
+    @Override
+    public String getMessage() {
+        return super.getMessage() + context;
     }
 }

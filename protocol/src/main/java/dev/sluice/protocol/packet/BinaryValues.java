@@ -69,7 +69,7 @@ public final class BinaryValues {
             default -> {
                 requireLenencType(type, where);
                 long lenenc = Fields.intLenenc(in, where + " length");
-                if (lenenc > in.readableBytes()) {
+                if (lenenc < 0 || lenenc > in.readableBytes()) {
                     throw new ProtocolException(where + ": length " + lenenc + " (expected: <= "
                             + in.readableBytes() + " remaining bytes)");
                 }

@@ -18,7 +18,7 @@ final class ConnectAttributes {
 
     static Map<String, String> read(ByteBuf in, String where) {
         long total = Fields.intLenenc(in, where);
-        if (total > in.readableBytes()) {
+        if (total < 0 || total > in.readableBytes()) {
             throw new ProtocolException(where + ": length " + total + " (expected: <= " + in.readableBytes()
                     + " remaining bytes)");
         }

@@ -74,7 +74,7 @@ public record OkPacket(
 
     private static List<SessionStateChange> readSessionState(ByteBuf payload) {
         long total = Fields.intLenenc(payload, "OkPacket.session_state_info");
-        if (total > payload.readableBytes()) {
+        if (total < 0 || total > payload.readableBytes()) {
             throw new ProtocolException("OkPacket.session_state_info: length " + total + " (expected: <= "
                     + payload.readableBytes() + " remaining bytes)");
         }
@@ -90,7 +90,7 @@ public record OkPacket(
     }
 
     private static long checkedLength(ByteBuf block, long length) {
-        if (length > block.readableBytes()) {
+        if (length < 0 || length > block.readableBytes()) {
             throw new ProtocolException("OkPacket.session_state_info data: length " + length + " (expected: <= "
                     + block.readableBytes() + " remaining bytes)");
         }

@@ -64,12 +64,19 @@ public final class ResponseTracker {
     private boolean localInfile;
     private boolean sessionStateChanged;
 
-    /** @param capabilities the capabilities negotiated on this connection (64-bit, MariaDB's included) */
+    /**
+     * @param capabilities the capabilities negotiated on this connection (64-bit, MariaDB's included)
+     * @throws IllegalArgumentException for CLIENT_OPTIONAL_RESULTSET_METADATA, whose metadata byte
+     *         precedes the column count and would make a result set look like an OK: whoever uses
+     *         this tracker must not negotiate it
+     */
     public ResponseTracker(long capabilities) {
+        if (Capabilities.has(capabilities, Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA)) {
+            throw new IllegalArgumentException("CLIENT_OPTIONAL_RESULTSET_METADATA is not supported");
+        }
         this.capabilities = capabilities;
         this.deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
-        this.metadataFollowsByte = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA)
-                || Capabilities.has(capabilities, Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA);
+        this.metadataFollowsByte = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA);
     }
 
     public long capabilities() {
@@ -264,7 +271,7 @@ public final class ResponseTracker {
         switch (header) {
             case 0x00 -> {
                 if (command == Commands.COM_STMT_PREPARE) {
-                    prepareOk(p, length);
+                    prepareOk(p);
                 } else {
                     ok(p);
                 }
@@ -339,7 +346,7 @@ public final class ResponseTracker {
         }
     }
 
-    private void prepareOk(ByteBuf p, int length) {
+    private void prepareOk(ByteBuf p) {
         Wire.need(p, 12, "COM_STMT_PREPARE_OK");
         p.skipBytes(1);
         statementId = Wire.readInt4(p);
@@ -347,15 +354,7 @@ public final class ResponseTracker {
         params = Wire.readInt2(p);
         p.skipBytes(1);
         warnings = Wire.readInt2(p);
-        boolean metadata = true;
-        if (Capabilities.has(capabilities, Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA) && length > 12) {
-            metadata = Wire.readInt1(p) != 0;
-        }
         kind = Response.Kind.PREPARE_OK;
-        if (!metadata) {
-            state = State.DONE;
-            return;
-        }
         remaining = params;
         state = params > 0 ? State.PREPARE_PARAMS : startPrepareColumns();
     }
