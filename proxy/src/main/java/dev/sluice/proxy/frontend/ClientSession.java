@@ -40,6 +40,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private int pending;
     private boolean responseStarted;
     private boolean ended;
+    /**
+     * The client logged the backend connection in as someone else (COM_CHANGE_USER): it no longer
+     * matches its pool's user and must not serve another session.
+     */
+    private boolean changedUser;
 
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool) {
         this.runtime = runtime;
@@ -113,6 +118,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     }
 
     private void forward(ByteBuf frame, int command) {
+        if (command == Commands.COM_CHANGE_USER) {
+            changedUser = true;
+        }
         if (!Commands.expectsNoResponse(command)) {
             pending++;
         }
@@ -245,7 +253,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         }
         backend.backend().activeSessions().decrementAndGet();
         backend.channel().config().setAutoRead(true);
-        if (pool != null && reusable) {
+        if (pool != null && reusable && !changedUser) {
             pool.release(backend);
         } else if (pool != null) {
             pool.discard(backend);

@@ -108,7 +108,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                         }
                         connect.channel().closeFuture().addListener(closed -> slotOwner.slotFreed());
                         if (!client.isActive()) {
-                            backendChannel.close();
+                            abandon();
                         }
                     });
         });
@@ -121,7 +121,9 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
             try {
-                if (phase == Phase.CONNECTING) {
+                if (clientGone) {
+                    finishAbandoned(frame);
+                } else if (phase == Phase.CONNECTING) {
                     onGreeting(frame);
                 } else if (phase == Phase.AUTH) {
                     onBackendAuth(frame);
@@ -174,6 +176,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         HandshakeV10 greeting = HandshakeV10.decode(payload);
+        greetingSeen = true;
         backendCapabilities = greeting.capabilities();
         offered = CapabilityPolicy.offerToClients(backendCapabilities, runtime.clientTls() != null,
                 runtime.config().limits().allowLocalInfile());
@@ -186,6 +189,13 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     }
 
     private ByteBuf pendingResponse;
+    private boolean clientGone;
+    private boolean greetingSeen;
+    private boolean responseSent;
+
+    /** Shows up in the backend's log as the user of logins whose client went away. */
+    static final String ABANDONED_LOGIN_USER = "sluice_abandoned_login";
+    private static final long ABANDON_GRACE_MILLIS = 5_000;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -235,6 +245,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         tracker = new ResponseTracker(negotiated);
         tracker.beginAuth();
         phase = Phase.AUTH;
+        responseSent = true;
         ByteBuf out = Replies.frame(clientCtx.alloc(), backendSequence, relayed);
         if (!backendTls) {
             backendChannel.writeAndFlush(out);
@@ -292,11 +303,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             pendingResponse.release();
             pendingResponse = null;
         }
-        if (backendChannel != null) {
-            backendChannel.close();
-        }
-        clientCtx.writeAndFlush(Replies.err(clientCtx.alloc(), sequenceId, code, "08S01", message))
-                .addListener(ChannelFutureListener.CLOSE);
+        abandon();
+        LingeringClose.afterSending(clientCtx.channel(), Replies.err(clientCtx.alloc(), sequenceId, code, "08S01", message));
     }
 
     @Override
@@ -328,11 +336,60 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                 pendingResponse.release();
                 pendingResponse = null;
             }
-            if (backendChannel != null) {
-                backendChannel.close();
-            }
+            abandon();
         }
         ctx.fireChannelInactive();
+    }
+
+    /**
+     * The client left mid-login. Dropping the backend connection now would be an aborted
+     * handshake, and enough of those make the backend block the proxy's host (error 1129). So the
+     * login is finished instead: a response for a user that does not exist (an access-denied
+     * error, which does not count towards max_connect_errors), empty answers to any auth request,
+     * COM_QUIT should it succeed anyway.
+     */
+    private void abandon() {
+        clientGone = true;
+        Channel channel = backendChannel;
+        if (channel == null || !channel.isActive()) {
+            return;
+        }
+        if (greetingSeen && !responseSent) {
+            sendAbandonResponse(channel, 1);
+        }
+        channel.eventLoop().schedule(() -> {
+            channel.close();
+        }, ABANDON_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    private void finishAbandoned(ByteBuf frame) {
+        ByteBuf payload = RawPacketDecoder.payload(frame);
+        int sequenceId = RawPacketDecoder.sequenceId(frame);
+        int header = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
+        if (!greetingSeen) {
+            greetingSeen = true;
+            if (header == ErrPacket.HEADER) {
+                backendChannel.close();
+            } else {
+                sendAbandonResponse(backendChannel, sequenceId + 1);
+            }
+            return;
+        }
+        switch (header) {
+            case 0x00 -> backendChannel.writeAndFlush(Replies.frame(backendChannel.alloc(), 0,
+                    new byte[] {(byte) dev.sluice.protocol.Commands.COM_QUIT})).addListener(ChannelFutureListener.CLOSE);
+            case 0xFE, 0x01 -> backendChannel.writeAndFlush(Replies.frame(backendChannel.alloc(), sequenceId + 1, new byte[0]));
+            default -> backendChannel.close();
+        }
+    }
+
+    private void sendAbandonResponse(Channel channel, int sequenceId) {
+        responseSent = true;
+        long capabilities = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
+                | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA;
+        HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1 << 24, 45, ABANDONED_LOGIN_USER,
+                new byte[0], null, dev.sluice.protocol.auth.MysqlNativePassword.NAME, java.util.Map.of());
+        channel.writeAndFlush(Replies.frame(channel.alloc(), sequenceId, response));
     }
 
     /** Error codes the client library would use for the same failures. */
