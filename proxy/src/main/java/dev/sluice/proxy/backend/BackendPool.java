@@ -38,15 +38,27 @@ public final class BackendPool {
     private int idleCount;
     private boolean closed;
 
-    /** A session waiting for a connection slot. */
+    /**
+     * A session waiting for room under max_connections: either a slot to open its own connection
+     * (the promise completes with true), or, when it wants a pooled connection, an idle one of its
+     * key on its event loop handed over directly (the promise completes with false).
+     */
     private static final class Waiter {
         final EventLoop loop;
-        final Promise<Void> slot;
+        final PoolKey key;
+        final java.util.function.Consumer<BackendConnection> handOver;
+        final Promise<Boolean> granted;
         ScheduledFuture<?> timeout;
 
-        Waiter(EventLoop loop) {
+        Waiter(EventLoop loop, PoolKey key, java.util.function.Consumer<BackendConnection> handOver) {
             this.loop = loop;
-            this.slot = loop.newPromise();
+            this.key = key;
+            this.handOver = handOver;
+            this.granted = loop.newPromise();
+        }
+
+        boolean takes(BackendConnection connection) {
+            return handOver != null && key.equals(connection.poolKey()) && loop == connection.channel().eventLoop();
         }
     }
 
@@ -91,9 +103,13 @@ public final class BackendPool {
             selectSchema(reused, request.schema(), result);
             return result;
         }
-        reserveSlot(loop).addListener(granted -> {
+        Waiter waiter = new Waiter(loop, key, handedOver -> selectSchema(handedOver, request.schema(), result));
+        reserve(waiter).addListener(granted -> {
             if (!granted.isSuccess()) {
                 result.tryFailure(granted.cause());
+                return;
+            }
+            if (!Boolean.TRUE.equals(granted.getNow())) {
                 return;
             }
             connector.connect(backend, request, loop).addListener(connected -> {
@@ -118,34 +134,47 @@ public final class BackendPool {
      * sessions); give it back with {@link #slotFreed()} when that connection closes.
      */
     public Future<Void> reserveSlot(EventLoop loop) {
-        BackendConnection victim = null;
-        Waiter waiter;
+        Promise<Void> slot = loop.newPromise();
+        reserve(new Waiter(loop, null, null)).addListener(granted -> {
+            if (granted.isSuccess()) {
+                slot.setSuccess(null);
+            } else {
+                slot.setFailure(granted.cause());
+            }
+        });
+        return slot;
+    }
+
+    private Future<Boolean> reserve(Waiter waiter) {
+        BackendConnection victim;
         lock.lock();
         try {
             if (closed) {
-                return loop.newFailedFuture(unavailable("the proxy is shutting down"));
+                return waiter.loop.newFailedFuture(unavailable("the proxy is shutting down"));
             }
             int max = backend.config().maxConnections();
             if (backend.openConnections().get() < max) {
                 backend.openConnections().incrementAndGet();
-                return loop.newSucceededFuture(null);
+                return waiter.loop.newSucceededFuture(true);
             }
             victim = oldestIdle();
             if (victim == null) {
                 if (waiters.size() >= queueSize || queueTimeout.isZero()) {
-                    return loop.newFailedFuture(capReached("and " + waiters.size() + " sessions already wait"));
+                    return waiter.loop.newFailedFuture(capReached("and " + waiters.size() + " sessions already wait"));
                 }
-                waiter = new Waiter(loop);
                 waiters.addLast(waiter);
             } else {
                 // Its slot goes to this caller: the close below does not free it.
                 victim.slotHandedOver(true);
-                return closeThenGrant(victim, loop);
             }
         } finally {
             lock.unlock();
         }
-        waiter.timeout = loop.schedule(() -> {
+        if (victim != null) {
+            victim.channel().eventLoop().execute(victim::quit);
+            return waiter.loop.newSucceededFuture(true);
+        }
+        waiter.timeout = waiter.loop.schedule(() -> {
             boolean removed;
             lock.lock();
             try {
@@ -154,15 +183,10 @@ public final class BackendPool {
                 lock.unlock();
             }
             if (removed) {
-                waiter.slot.tryFailure(capReached("and no connection freed up within " + queueTimeout.toMillis() + " ms"));
+                waiter.granted.tryFailure(capReached("and no connection freed up within " + queueTimeout.toMillis() + " ms"));
             }
         }, queueTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        return waiter.slot;
-    }
-
-    private Future<Void> closeThenGrant(BackendConnection victim, EventLoop loop) {
-        victim.channel().eventLoop().execute(victim::quit);
-        return loop.newSucceededFuture(null);
+        return waiter.granted;
     }
 
     /** Gives a connection back: reset, then to a waiting session or the idle set. */
@@ -192,20 +216,45 @@ public final class BackendPool {
 
     private void makeIdle(BackendConnection connection) {
         Waiter waiter;
+        boolean direct;
         lock.lock();
         try {
-            waiter = waiters.pollFirst();
+            waiter = null;
+            for (Waiter candidate : waiters) {
+                if (candidate.takes(connection)) {
+                    waiter = candidate;
+                    break;
+                }
+            }
+            direct = waiter != null;
+            if (waiter == null) {
+                waiter = waiters.peekFirst();
+            }
             if (waiter == null) {
                 idle.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
                 idleCount++;
                 return;
             }
-            connection.slotHandedOver(true);
+            waiters.remove(waiter);
+            if (!direct) {
+                connection.slotHandedOver(true);
+            }
         } finally {
             lock.unlock();
         }
-        // The oldest waiter may want another user or live on another loop: the slot is what it
-        // needs, so this connection closes and the waiter opens its own.
+        if (waiter.timeout != null) {
+            waiter.timeout.cancel(false);
+        }
+        if (direct) {
+            if (waiter.granted.trySuccess(false)) {
+                waiter.handOver.accept(connection);
+            } else {
+                makeIdle(connection);
+            }
+            return;
+        }
+        // The oldest waiter wants another user or lives on another event loop, where this
+        // connection cannot follow: the slot is what it needs, so this connection closes.
         connection.quit();
         grant(waiter);
     }
@@ -302,7 +351,7 @@ public final class BackendPool {
         if (waiter.timeout != null) {
             waiter.timeout.cancel(false);
         }
-        if (!waiter.slot.trySuccess(null)) {
+        if (!waiter.granted.trySuccess(true)) {
             slotFreed();
         }
     }
@@ -358,7 +407,7 @@ public final class BackendPool {
             lock.unlock();
         }
         all.forEach(c -> c.channel().eventLoop().execute(c::quit));
-        waiting.forEach(w -> w.slot.tryFailure(unavailable("the proxy is shutting down")));
+        waiting.forEach(w -> w.granted.tryFailure(unavailable("the proxy is shutting down")));
     }
 
     private BackendLoginException capReached(String detail) {
