@@ -1,0 +1,410 @@
+#!/usr/bin/env bash
+# overhead.sh - what the proxy costs: point selects direct vs through Sluice, in one run.
+#
+#   bench/overhead.sh                 point selects (sysbench oltp_point_select, prepared statements)
+#                                     at 1 and 16 clients, direct and through the proxy, A/B
+#                                     interleaved over several rounds; prints queries per second,
+#                                     the ratio proxy/direct, the proxy's CPU µs per query (from
+#                                     /proc/PID/stat) and, at 1 client, the latency the proxy adds
+#   bench/overhead.sh --profile       the same, then one more 16-client cell through the proxy under
+#                                     JFR (CPU by frame, syscalls included on JDK 25; allocation per
+#                                     query and by site; bench/jfr_stacks.py) and one under strace -c
+#                                     (syscalls per query)
+#   bench/overhead.sh --holds 10000   10,000 idle client sessions held through the proxy by
+#                                     bench/HoldConnections.java in another process; proxy RSS
+#                                     before, while holding and after, per session. In session mode
+#                                     each session also holds a backend connection: 2 files per
+#                                     session, so near 10,000 the proxy meets the 20,000-file limit
+#   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
+#
+# It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
+# on a free loopback port (TLS off), and the proxy built from this repository (users configured,
+# so the proxy authenticates clients and keeps a backend pool; TLS off on both sides). Nothing
+# leaves 127.0.0.1.
+#
+# Knobs (defaults in brackets):
+#   QUICK [0]  ROUNDS [4, QUICK 2]  SB_TIME [10, QUICK 4] seconds per cell  WARMUP [15, QUICK 6]
+#   THREADS ["1 16"]  TABLES [4]  TABLE_SIZE [100000]
+#   SLUICE_HOME [this repository]  SLUICE_TARGET [target-bench]: the build folder; the working
+#     tree is built there as it is (mvn package, only when sources are newer than the last build)
+#   PROXY_JAVA_OPTS []  extra JVM options for the proxy, e.g. "-Xmx1g"
+#   PROFILE_TIME [20, QUICK 8]  seconds of the --profile cells
+#   HOLD_CONCURRENCY [200] handshakes in flight while opening --holds; HOLD_SECONDS [15]
+#   OUT [bench/out/overhead-<time>]  results (results.tsv, logs, JFR file)
+# Targets (issue 3, reported, not asserted): at 16 clients >= 0.55 of direct; proxy CPU
+# <= 15 µs/query; at 1 client <= 20 µs added latency.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+H=127.0.0.1
+QUICK=${QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+  ROUNDS=${ROUNDS:-2}; SB_TIME=${SB_TIME:-4}; WARMUP=${WARMUP:-6}; PROFILE_TIME=${PROFILE_TIME:-8}
+fi
+ROUNDS=${ROUNDS:-4}
+SB_TIME=${SB_TIME:-10}
+WARMUP=${WARMUP:-15}
+PROFILE_TIME=${PROFILE_TIME:-20}
+THREADS=${THREADS:-"1 16"}
+TABLES=${TABLES:-4}
+TABLE_SIZE=${TABLE_SIZE:-100000}
+SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
+SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
+PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
+HOLD_CONCURRENCY=${HOLD_CONCURRENCY:-200}
+HOLD_SECONDS=${HOLD_SECONDS:-15}
+OUT=${OUT:-$here/out/overhead-$(date +%Y%m%d-%H%M%S)}
+DB_USER=sb
+DB_PASS=sb
+
+MODE=points
+HOLDS=0
+PROFILE=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --holds) MODE=holds; HOLDS=${2:-}; shift 2 || { echo "overhead.sh: --holds needs a count" >&2; exit 2; } ;;
+    --holds=*) MODE=holds; HOLDS=${1#*=}; shift ;;
+    --profile) PROFILE=1; shift ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "overhead.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [ "$MODE" = holds ] && ! [[ $HOLDS =~ ^[1-9][0-9]*$ ]]; then
+  echo "overhead.sh: --holds needs a positive count, got '$HOLDS'" >&2; exit 2
+fi
+
+log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+die() { log "FAILED: $*"; exit 1; }
+
+# ------------------------------------------------------------------ tools --
+export PATH=$PATH:/usr/sbin
+need=()
+for b in mariadbd mariadb-install-db mariadb sysbench python3 ss timeout; do
+  command -v "$b" >/dev/null 2>&1 || need+=("$b")
+done
+[ "$PROFILE" = 1 ] && ! command -v strace >/dev/null && need+=(strace)
+if [ ${#need[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || die "missing ${need[*]}; install mariadb-server mariadb-client sysbench strace"
+  log "missing ${need[*]}: apt-get install"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    mariadb-server mariadb-client sysbench strace python3 iproute2 coreutils >/dev/null || die "apt-get install"
+fi
+JAVA_HOME=$("$SLUICE_HOME/bin/java-home") || die "no JDK >= 21"
+JAVA=$JAVA_HOME/bin/java
+
+mkdir -p "$OUT" || die "cannot create $OUT"
+WORK=$(mktemp -d /tmp/overhead.XXXXXX)
+log "results in $OUT"
+log "proxy from $SLUICE_HOME ($(git -C "$SLUICE_HOME" log -1 --format='%h %s' 2>/dev/null | cut -c1-70 || echo 'not a git tree')," \
+    "$("$JAVA" -version 2>&1 | head -1)); $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---------------------------------------------------------------- cleanup --
+STARTED=()
+stop_pid() { # TERM, up to 30 s, then KILL; only PIDs this script started
+  local p=$1 i
+  kill -0 "$p" 2>/dev/null || return 0
+  kill "$p" 2>/dev/null
+  for i in $(seq 1 60); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.5; done
+  log "pid $p did not stop on TERM: KILL"; kill -9 "$p" 2>/dev/null
+}
+cleanup() {
+  local i
+  for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do stop_pid "${STARTED[$i]}"; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --------------------------------------------------------------- helpers --
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { # port seconds
+  local i; for i in $(seq 1 $(( $2 * 4 ))); do (exec 3<>/dev/tcp/$H/$1) 2>/dev/null && return 0; sleep 0.25; done; return 1
+}
+ticks() { # "utime stime" of a process, in clock ticks
+  [ -r /proc/$1/stat ] && sed 's/.*) //' /proc/$1/stat | awk '{print $12, $13}' || echo "0 0"
+}
+rss_kb() { awk '/^VmRSS/{print $2}' /proc/$1/status 2>/dev/null || echo 0; }
+fds() { ls /proc/$1/fd 2>/dev/null | wc -l; }
+db_sql() { mariadb --skip-ssl -S "$SOCK" -uroot -N -B -e "$1"; }
+status_var() { db_sql "show global status like '$1'" | awk '{print $2}'; }
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+
+# ---------------------------------------------------------------- backend --
+DB_PORT=$(free_port)
+DB_DIR=$WORK/db
+SOCK=$WORK/mysqld.sock
+start_backend() { # extra mariadbd options...
+  mkdir -p "$DB_DIR"
+  mariadb-install-db --no-defaults --user=root --datadir="$DB_DIR" --skip-test-db \
+    --auth-root-authentication-method=normal > "$OUT/install-db.log" 2>&1 || die "mariadb-install-db (see $OUT/install-db.log)"
+  # Same server settings as /work/shared/bench/compare.sh, TLS off.
+  mariadbd --no-defaults --user=root --datadir="$DB_DIR" --port="$DB_PORT" --bind-address=$H \
+    --socket="$SOCK" --pid-file="$DB_DIR/mariadbd.pid" --log-error="$OUT/mariadbd-error.log" --skip-ssl \
+    --skip-log-bin --skip-name-resolve --innodb_buffer_pool_size=512M --max_connect_errors=1000000 \
+    --innodb_flush_log_at_trx_commit=2 --max_prepared_stmt_count=1000000 "$@" > "$OUT/mariadbd.out" 2>&1 &
+  DB_PID=$!; STARTED+=("$DB_PID")
+  wait_port "$DB_PORT" 60 || die "mariadbd did not come up (see $OUT/mariadbd-error.log)"
+  local i; for i in $(seq 1 40); do db_sql 'select 1' >/dev/null 2>&1 && break; sleep 0.5; done
+  db_sql "CREATE USER '$DB_USER'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('$DB_PASS');
+          GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%'; CREATE DATABASE sbtest;" || die "backend user"
+  log "backend: MariaDB $(db_sql 'select version()') pid $DB_PID on $H:$DB_PORT" \
+      "(max_connections $(db_sql 'select @@max_connections'), open_files_limit $(db_sql 'select @@open_files_limit'))"
+}
+
+# ------------------------------------------------------------------ proxy --
+PROXY_PORT=$(free_port)
+CLI=$SLUICE_HOME/cli/$SLUICE_TARGET
+build_proxy() {
+  if [ -d "$CLI/lib" ] && [ -z "$(cd "$SLUICE_HOME" && find . \( -path ./bench -o -name 'target*' \) -prune -o \
+        \( -name '*.java' -o -name pom.xml -o -path '*/src/main/resources/*' \) -newer "$CLI/lib" -print -quit)" ]; then
+    return 0
+  fi
+  log "building the proxy in $SLUICE_HOME (build folder $SLUICE_TARGET)"
+  (cd "$SLUICE_HOME" && JAVA_HOME=$JAVA_HOME mvn -B -ntp -q -DskipTests -Dsluice.target="$SLUICE_TARGET" package) \
+    > "$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
+  touch "$CLI/lib"
+}
+start_proxy() { # backend max_connections, max_client_connections
+  cat > "$OUT/sluice.yaml" <<EOF
+listen: $H:$PROXY_PORT
+users:
+  - name: $DB_USER
+    password: $DB_PASS
+backends:
+  - name: db
+    address: $H:$DB_PORT
+    max_connections: $1
+limits:
+  max_client_connections: $2
+EOF
+  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
+  "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" \
+    > "$OUT/proxy.log" 2>&1 &
+  PROXY_PID=$!; STARTED+=("$PROXY_PID")
+  wait_port "$PROXY_PORT" 60 || die "proxy did not come up (see $OUT/proxy.log)"
+  mariadb --skip-ssl -h$H -P"$PROXY_PORT" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
+    || die "cannot query through the proxy: $(head -1 "$OUT/proxy-check.err")"
+  log "proxy: pid $PROXY_PID on $H:$PROXY_PORT, $(grep -m1 -o "routing [^)]*" "$OUT/proxy.log")"
+}
+
+# ------------------------------------------------------ point selects -----
+SB=(sysbench oltp_point_select --db-driver=mysql --mysql-ssl=off --mysql-user=$DB_USER --mysql-password=$DB_PASS
+    --mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE" --report-interval=0)
+sb_field() { # file field
+  case $2 in
+    qps) sed -n 's/.*queries: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$1" ;;
+    nq)  sed -n 's/^ *queries: *\([0-9]*\) .*/\1/p' "$1" ;;
+    avg) sed -n 's/^ *avg: *\([0-9.]*\).*/\1/p' "$1" ;;
+    err) sed -n 's/.*ignored errors: *\([0-9]*\) .*/\1/p' "$1" ;;
+  esac | head -1
+}
+port_of() { [ "$1" = direct ] && echo "$DB_PORT" || echo "$PROXY_PORT"; }
+RES=$OUT/results.tsv
+cell() { # round target threads seconds -> one row in results.tsv
+  local round=$1 target=$2 th=$3 secs=$4 f p0 p1 d0 d1 rc
+  f=$OUT/sb-r$round-$target-t$th.log
+  p0=$(ticks "$PROXY_PID"); d0=$(ticks "$DB_PID")
+  timeout $((secs + 60)) "${SB[@]}" --mysql-host=$H --mysql-port="$(port_of "$target")" --threads="$th" \
+    --time="$secs" run > "$f" 2>&1; rc=$?
+  p1=$(ticks "$PROXY_PID"); d1=$(ticks "$DB_PID")
+  read -r pu0 ps0 <<< "$p0"; read -r pu1 ps1 <<< "$p1"; read -r du0 ds0 <<< "$d0"; read -r du1 ds1 <<< "$d1"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$target" "$th" "$(sb_field "$f" qps)" \
+    "$(sb_field "$f" nq)" "$(sb_field "$f" avg)" "$(sb_field "$f" err)" $((pu1 - pu0)) $((ps1 - ps0)) \
+    $((du1 + ds1 - du0 - ds0)) "$rc" >> "$RES"
+  [ "$rc" -ne 0 ] && log "sysbench rc=$rc: $(grep -m1 -iE 'fatal|error' "$f")"
+  log "round $round $target t=$th: $(sb_field "$f" qps) qps, rc=$rc"
+}
+
+summarize() {
+  python3 - "$RES" "$TICK_US" <<'PY'
+import sys, statistics as st
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
+tick = int(sys.argv[2])
+def f(x):
+    try: return float(x)
+    except ValueError: return None
+cells = {}
+for r in rows:
+    rnd, tgt, th = r[0], r[1], int(r[2])
+    cells[(rnd, tgt, th)] = dict(qps=f(r[3]), nq=f(r[4]), avg=f(r[5]), err=f(r[6]), pu=int(r[7]), ps=int(r[8]), db=int(r[9]), rc=int(r[10]))
+threads = sorted({k[2] for k in cells})
+rounds = sorted({k[0] for k in cells}, key=int)
+print("\nper round (queries per second):")
+print("%-7s %-7s %12s %12s %7s" % ("threads", "round", "direct", "proxy", "ratio"))
+for th in threads:
+    for rnd in rounds:
+        d, p = cells.get((rnd, 'direct', th)), cells.get((rnd, 'proxy', th))
+        if not d or not p: continue
+        ratio = p['qps'] / d['qps'] if d['qps'] and p['qps'] else None
+        flag = "" if d['rc'] == 0 and p['rc'] == 0 and not d['err'] and not p['err'] else "  (errors: see the sysbench logs)"
+        print("%-7d %-7s %12.0f %12.0f %7s%s" % (th, rnd, d['qps'] or 0, p['qps'] or 0, "%.3f" % ratio if ratio else "-", flag))
+print("\nsummary (medians over rounds; ratio = median of the per-round proxy/direct ratios):")
+print("%-7s %12s %12s %7s %20s %22s %14s" % ("threads", "direct qps", "proxy qps", "ratio", "proxy CPU us/query",
+      "(user + sys)", "backend us/q"))
+verdict = {}
+for th in threads:
+    pairs = [(cells[(r, 'direct', th)], cells[(r, 'proxy', th)]) for r in rounds
+             if (r, 'direct', th) in cells and (r, 'proxy', th) in cells]
+    pairs = [(d, p) for d, p in pairs if d['qps'] and p['qps']]
+    if not pairs: continue
+    dq = st.median(d['qps'] for d, _ in pairs); pq = st.median(p['qps'] for _, p in pairs)
+    ratio = st.median(p['qps'] / d['qps'] for d, p in pairs)
+    nq = sum(p['nq'] for _, p in pairs)
+    pu = sum(p['pu'] for _, p in pairs) * tick / nq; ps = sum(p['ps'] for _, p in pairs) * tick / nq
+    dbd = sum(d['db'] for d, _ in pairs) * tick / sum(d['nq'] for d, _ in pairs)
+    dbp = sum(p['db'] for _, p in pairs) * tick / nq
+    print("%-7d %12.0f %12.0f %7.3f %20.2f %22s %14s" % (th, dq, pq, ratio, pu + ps, "(%.2f + %.2f)" % (pu, ps),
+          "%.1f / %.1f" % (dbd, dbp)))
+    verdict[th] = (ratio, pu + ps, st.median(1e6 / p['qps'] - 1e6 / d['qps'] for d, p in pairs),
+                   st.median(1e6 / d['qps'] for d, _ in pairs))
+print("  backend us/q: the backend's own CPU per query, direct / through the proxy")
+print("\ntargets (issue 3; reported, not asserted):")
+if 16 in verdict:
+    r, cpu = verdict[16][0], verdict[16][1]
+    print("  16 clients: throughput %.3f of direct (target >= 0.55): %s" % (r, "met" if r >= 0.55 else "MISSED"))
+    print("  16 clients: proxy CPU %.2f us/query (target <= 15): %s" % (cpu, "met" if cpu <= 15 else "MISSED"))
+if 1 in verdict:
+    add, base = verdict[1][2], verdict[1][3]
+    print("  1 client: %.1f us added to the average latency of %.1f us direct (target <= 20): %s"
+          % (add, base, "met" if add <= 20 else "MISSED"))
+    print("  1 client: proxy CPU %.2f us/query" % verdict[1][1])
+PY
+}
+
+run_points() {
+  build_proxy
+  start_backend --max_connections=1000
+  start_proxy 200 10000
+  log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
+  timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
+    || die "sysbench prepare (see $OUT/sb-prepare.log)"
+  printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\n' > "$RES"
+  # Under load on 2 cores C2 needs a while: measured cells before it is done show twice the CPU.
+  log "warm-up: ${WARMUP}s through the proxy at 16 clients, 3s direct (not counted)"
+  cell 0 proxy 16 "$WARMUP"; cell 0 direct 16 3
+  sed -i '2,$d' "$RES"   # warm-up rows are not results
+  local round th n=0 order
+  for round in $(seq 1 "$ROUNDS"); do
+    for th in $THREADS; do
+      # Alternate which target goes first, so drift (other load, caches) does not favour one.
+      if [ $((n % 2)) -eq 0 ]; then order="direct proxy"; else order="proxy direct"; fi
+      n=$((n + 1))
+      for target in $order; do cell "$round" "$target" "$th" "$SB_TIME"; done
+    done
+  done
+  log "proxy RSS after the runs: $(( $(rss_kb "$PROXY_PID") / 1024 )) MiB; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  summarize | tee "$OUT/summary.txt"
+  [ "$PROFILE" = 1 ] && profile
+  return 0
+}
+
+# ---------------------------------------------------------------- profile --
+profile() {
+  local jcmd=$JAVA_HOME/bin/jcmd jfr=$JAVA_HOME/bin/jfr rec=$OUT/proxy-t16.jfr f nq
+  log "profile: JFR over a ${PROFILE_TIME}s 16-client cell through the proxy"
+  # jdk.CPUTimeSample (JDK 25+) samples by CPU time, so time in syscalls shows; older JDKs lack it.
+  "$jcmd" "$PROXY_PID" JFR.start name=overhead settings=profile filename="$rec" \
+      'jdk.CPUTimeSample#enabled=true' 'jdk.CPUTimeSample#throttle=1ms' > "$OUT/jfr-start.log" 2>&1 \
+    || "$jcmd" "$PROXY_PID" JFR.start name=overhead settings=profile filename="$rec" > "$OUT/jfr-start.log" 2>&1 \
+    || die "JFR.start (see $OUT/jfr-start.log)"
+  f=$OUT/sb-profile-jfr.log
+  timeout $((PROFILE_TIME + 60)) "${SB[@]}" --mysql-host=$H --mysql-port="$PROXY_PORT" --threads=16 \
+    --time="$PROFILE_TIME" run > "$f" 2>&1
+  "$jcmd" "$PROXY_PID" JFR.stop name=overhead > "$OUT/jfr-stop.log" 2>&1 || die "JFR.stop (see $OUT/jfr-stop.log)"
+  nq=$(sb_field "$f" nq)
+  {
+    echo "== JFR recording $rec: $nq queries at $(sb_field "$f" qps) qps while recording"
+    python3 "$here/jfr_stacks.py" "$jfr" "$rec" "${nq:-0}"
+    "$jfr" view --width 160 allocation-by-site "$rec"
+    "$jfr" view --width 160 gc "$rec" | head -12
+  } > "$OUT/profile-jfr.txt" 2>&1
+  cat "$OUT/profile-jfr.txt"
+
+  log "profile: syscalls per query (strace -c -f on the proxy; it slows the proxy, so its qps is not representative)"
+  strace -c -f -p "$PROXY_PID" -o "$OUT/strace.txt" 2> "$OUT/strace.err" &
+  local st=$!
+  sleep 2  # strace attaches thread by thread
+  f=$OUT/sb-profile-strace.log
+  timeout $((PROFILE_TIME + 60)) "${SB[@]}" --mysql-host=$H --mysql-port="$PROXY_PORT" --threads=16 \
+    --time="$PROFILE_TIME" run > "$f" 2>&1
+  kill -INT "$st" 2>/dev/null; wait "$st"
+  nq=$(sb_field "$f" nq)
+  echo "== syscalls of the proxy per query ($nq queries at $(sb_field "$f" qps) qps under strace)"
+  awk -v q="${nq:-0}" '$1 ~ /^[0-9.]+$/ && NF >= 5 && q > 0 {
+      printf "  %-16s %8.3f calls/query  (%s calls, %s errors)\n", $NF, $4 / q, $4, (NF == 6 ? $5 : 0) }' \
+    "$OUT/strace.txt" | sort -k2 -nr | head -12
+}
+
+# ------------------------------------------------------------------ holds --
+jcmd_() { "$JAVA_HOME/bin/jcmd" "$PROXY_PID" "$@" 2>/dev/null; }
+heap_used_kb() { jcmd_ GC.heap_info | sed -n 's/.* used \([0-9]*\)K.*/\1/p' | head -1; }
+nmt() { # committed KB per Native Memory Tracking category, as "name=KB" words
+  jcmd_ VM.native_memory summary | sed -n 's/^-  *\([A-Za-z][A-Za-z ]*[a-z]\) *(reserved=[0-9]*KB, committed=\([0-9]*\)KB.*/\1=\2/p' | tr ' ' '_'
+}
+run_holds() {
+  local want=$HOLDS
+  build_proxy
+  # Session mode: every session holds its own backend connection, so the backend must take them all.
+  start_backend --max_connections=$((want + 500)) --thread-handling=pool-of-threads
+  PROXY_JAVA_OPTS="-XX:NativeMemoryTracking=summary $PROXY_JAVA_OPTS"
+  start_proxy $((want + 200)) $((want + 100))
+  local hold_log=$OUT/holds.log rss0 heap0 fd0 nmt0
+  sleep 1; jcmd_ GC.run > /dev/null; sleep 1
+  rss0=$(rss_kb "$PROXY_PID"); heap0=$(heap_used_kb); fd0=$(fds "$PROXY_PID"); nmt0=$(nmt)
+  log "proxy idle (after a full GC): RSS $((rss0 / 1024)) MiB, heap used $((heap0 / 1024)) MiB, $fd0 open files" \
+      "(limit $(awk '/Max open files/{print $4}' /proc/"$PROXY_PID"/limits))"
+  log "opening $want client sessions through the proxy ($HOLD_CONCURRENCY handshakes at a time)"
+  "$JAVA" -Xss256k "$here/HoldConnections.java" $H "$PROXY_PORT" $DB_USER $DB_PASS "$want" "$HOLD_CONCURRENCY" \
+    "$HOLD_SECONDS" 600 > "$hold_log" 2>&1 &
+  local hp=$! i r peak=$rss0
+  STARTED+=("$hp")
+  for i in $(seq 1 6000); do   # up to 10 minutes, sampling RSS every 0.1 s
+    grep -q '^READY' "$hold_log" && break
+    kill -0 "$hp" 2>/dev/null || break
+    r=$(rss_kb "$PROXY_PID"); [ "${r:-0}" -gt "$peak" ] && peak=$r
+    sleep 0.1
+  done
+  grep -q '^READY' "$hold_log" || { cat "$hold_log" >&2; die "the hold program ended before holding"; }
+  sleep 1
+  local held rss1 fd1 threads rss2 heap2 nmt2
+  held=$(sed -n 's/^READY held=\([0-9]*\).*/\1/p' "$hold_log")
+  rss1=$(rss_kb "$PROXY_PID"); fd1=$(fds "$PROXY_PID"); threads=$(status_var Threads_connected)
+  [ "$rss1" -gt "$peak" ] && peak=$rss1
+  jcmd_ GC.class_histogram > "$OUT/holds-class-histogram.txt"   # runs a full GC first
+  jcmd_ GC.run > /dev/null; sleep 1
+  rss2=$(rss_kb "$PROXY_PID"); heap2=$(heap_used_kb); nmt2=$(nmt)
+  log "holding $held sessions; waiting for the hold program to ping them all and quit"
+  wait "$hp"
+  sleep 2
+  local rss3 fd3 threads3
+  rss3=$(rss_kb "$PROXY_PID"); fd3=$(fds "$PROXY_PID"); threads3=$(status_var Threads_connected)
+  cat "$hold_log"
+  grep -vE '^WARNING' "$OUT/proxy.log" | grep -E 'WARN|ERROR|Exception' | sed -E 's/^[0-9-]+ [0-9:.]+ //' \
+    | sort | uniq -c | sort -rn | head -10 | sed 's/^/proxy log: /'
+  python3 - "$want" "${held:-0}" "$rss0" "$rss1" "$peak" "$rss2" "$rss3" "$fd0" "$fd1" "$fd3" "${heap0:-0}" \
+    "${heap2:-0}" "${threads:-?}" "${threads3:-?}" "$nmt0" "$nmt2" <<'PY' | tee "$OUT/summary.txt"
+import sys
+want, held, rss0, rss1, peak, rss2, rss3, fd0, fd1, fd3, heap0, heap2 = map(int, sys.argv[1:13])
+threads, threads3 = sys.argv[13:15]
+nmt0 = dict(w.split("=") for w in sys.argv[15].split())
+nmt2 = dict(w.split("=") for w in sys.argv[16].split())
+mib = lambda k: "%7.1f MiB" % (k / 1024)
+print("\nidle client sessions held through the proxy: %d of %d asked" % (held, want))
+print("  proxy RSS idle, after a full GC     %s   heap used %s   %6d open files" % (mib(rss0), mib(heap0), fd0))
+print("  proxy RSS while holding             %s                          %6d open files, backend Threads_connected %s" % (mib(rss1), fd1, threads))
+print("  proxy RSS peak while opening        %s" % mib(peak))
+print("  proxy RSS holding, after a full GC  %s   heap used %s" % (mib(rss2), mib(heap2)))
+print("  proxy RSS after the clients quit    %s                          %6d open files, backend Threads_connected %s" % (mib(rss3), fd3, threads3))
+if held:
+    print("  per held session: %.1f KiB RSS (holding - idle), %.1f KiB live heap (after full GCs), %.2f open files"
+          % ((rss1 - rss0) / held, (heap2 - heap0) / held, (fd1 - fd0) / held))
+    grew = sorted(((int(nmt2.get(k, 0)) - int(v), k) for k, v in nmt0.items()), reverse=True)
+    print("  native memory (NMT committed) that grew while holding, per session: "
+          + ", ".join("%s %.1f KiB" % (k.replace("_", " "), d / held) for d, k in grew[:4] if d > 0))
+PY
+  echo "top of the class histogram while holding ($OUT/holds-class-histogram.txt):"
+  sed -n '3,20p' "$OUT/holds-class-histogram.txt"
+}
+
+if [ "$MODE" = holds ]; then run_holds; else run_points; fi
+log "done: $OUT"
