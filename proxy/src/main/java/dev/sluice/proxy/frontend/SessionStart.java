@@ -34,8 +34,7 @@ final class SessionStart {
         Backend backend = runtime.router().pickForSession(tried).orElse(null);
         if (backend == null) {
             onFailure.accept(new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
-                    tried.isEmpty() ? "No backend available: all are out of rotation"
-                            : "No backend available: " + describeTried(), false));
+                    "No backend available: " + describe(tried.isEmpty() ? runtime.backends() : tried), false));
             return;
         }
         tried.add(backend);
@@ -56,14 +55,15 @@ final class SessionStart {
         });
     }
 
-    private String describeTried() {
+    private static String describe(Iterable<Backend> backends) {
         StringBuilder text = new StringBuilder();
-        for (Backend backend : tried) {
+        for (Backend backend : backends) {
             if (!text.isEmpty()) {
                 text.append("; ");
             }
             text.append(backend.name()).append(" (").append(backend.config().address()).append("): ")
-                    .append(backend.lastConnectError() == null ? "unavailable" : backend.lastConnectError());
+                    .append(backend.weight() == 0 ? "weight 0"
+                            : backend.lastConnectError() == null ? "unavailable" : backend.lastConnectError());
         }
         return text.toString();
     }
