@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -38,6 +40,12 @@ public final class ProxyRuntime {
     private final AtomicInteger clientConnections = new AtomicInteger();
     private final AtomicLong connectionIds = new AtomicLong();
     private final ProxyStats stats = new ProxyStats();
+    /**
+     * Users who passed caching_sha2_password full authentication since this proxy started: like
+     * MySQL's cache, later logins may use fast authentication. Per proxy, as MySQL's is per server
+     * process, so a proxy started again asks for full authentication again.
+     */
+    private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
 
     ProxyRuntime(SluiceConfig config, List<Backend> backends, Router router, BackendConnector connector,
@@ -108,6 +116,11 @@ public final class ProxyRuntime {
 
     public long nextConnectionId() {
         return connectionIds.incrementAndGet() & 0xFFFF_FFFFL;
+    }
+
+    /** User names that may log in with caching_sha2_password fast authentication. */
+    public Set<String> sha2Cache() {
+        return sha2Cache;
     }
 
     public ProxyStats stats() {

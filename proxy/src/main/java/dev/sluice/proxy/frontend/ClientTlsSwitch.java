@@ -14,7 +14,8 @@ import java.util.List;
  * sends a 32-byte SSLRequest and starts its TLS handshake right away, often in the same TCP
  * segment, so the switch must happen exactly at the SSLRequest's last byte: the SSLRequest goes on
  * as plain bytes, and this handler is replaced by the TLS handler, which then receives every byte
- * after it (Netty hands a replaced decoder's leftover bytes to its replacement).
+ * after it (Netty hands a replaced decoder's leftover bytes, and anything it decoded but had not yet
+ * fired, to its replacement).
  */
 public final class ClientTlsSwitch extends ByteToMessageDecoder {
 
@@ -42,7 +43,10 @@ public final class ClientTlsSwitch extends ByteToMessageDecoder {
         if (in.readableBytes() < SSL_REQUEST_FRAME) {
             return;
         }
-        out.add(in.readRetainedSlice(SSL_REQUEST_FRAME));
+        // Fired before the replacement, not added to out: once the TLS handler takes this handler's
+        // place, everything this decoder still passes on (its out list, then its leftover bytes)
+        // goes into the TLS handler, and the SSLRequest is plain text.
+        ctx.fireChannelRead(in.readRetainedSlice(SSL_REQUEST_FRAME));
         ctx.pipeline().replace(this, "tls", tls.newHandler(ctx.alloc()));
     }
 }

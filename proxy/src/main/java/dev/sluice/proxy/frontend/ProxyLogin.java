@@ -26,8 +26,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -37,12 +35,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * a session that has nowhere to go.
  */
 public final class ProxyLogin extends ChannelInboundHandlerAdapter {
-
-    /**
-     * Users who passed caching_sha2_password full authentication since start: like MySQL's cache,
-     * later logins may use fast authentication.
-     */
-    private static final Set<String> SHA2_CACHE = ConcurrentHashMap.newKeySet();
 
     private enum Phase { RESPONSE, AUTH, BACKEND, DONE }
 
@@ -121,7 +113,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 : MysqlNativePassword.NAME;
         byte[] password = user == null ? null : user.password().getBytes(StandardCharsets.UTF_8);
         ServerLogin login = new ServerLogin(response.username(), host, password, seed, secure, runtime.rsaKeys(),
-                !SHA2_CACHE.contains(response.username()));
+                !runtime.sha2Cache().contains(response.username()));
         exchange = new ServerAuthExchange(runtime.authPlugins(), login, accountPlugin);
         phase = Phase.AUTH;
         step(ctx, exchange.start(clientPlugin, response.authResponse()));
@@ -135,7 +127,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                     ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
                 }
                 if (CachingSha2Password.NAME.equals(exchange.pluginName())) {
-                    SHA2_CACHE.add(user.name());
+                    runtime.sha2Cache().add(user.name());
                 }
                 connectBackend(ctx);
             }
