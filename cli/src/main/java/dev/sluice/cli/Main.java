@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code sluice} command: one subcommand per job. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
         description = "A transparent MySQL-protocol proxy with a mysqlslap-compatible load client.",
-        subcommands = {CommandLine.HelpCommand.class, ProxyCommand.class, dev.sluice.slap.SlapCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, ProxyCommand.class, dev.sluice.slap.SlapCommand.class,
+                DemoCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -200,8 +200,10 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         emit(head.listener(), currentChunk, endIndex);
         inFlight.pollFirst();
         long latency = System.nanoTime() - head.startNanos();
-        backend.recordResponse(latency, response.isError());
         if (head.listener() != null) {
+            // Only clients' statements count: the proxy's own resets and schema changes would
+            // skew the figures users compare with the backends' Com_* counters.
+            backend.recordResponse(latency, response.isError());
             head.listener().onResponse(head.command(), response, latency);
         }
         if (head.onDone() != null) {
