@@ -50,7 +50,7 @@ final class RawClient implements AutoCloseable {
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(10_000);
         socket.setTcpNoDelay(true);
-        in = new DataInputStream(socket.getInputStream());
+        in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream(), 1 << 16));
         out = socket.getOutputStream();
     }
 

