@@ -6,7 +6,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * mysqlslap's run_scheduler on virtual threads: every client thread is started and parked first,
+ * mysqlslap's run_scheduler: every client thread (virtual, or platform for few clients, see
+ * {@link ClientThreads}) is started and parked first,
  * the clock starts when they are released together, and stops when the last one has ended
  * (connecting, the final COMMIT and closing are inside the time, as in mysqlslap).
  */
@@ -32,8 +33,8 @@ final class ClientPhase {
     private ClientPhase() {
     }
 
-    static PhaseResult run(PhaseContext context, int clients, long timeSeconds, double rate, Observer observer)
-            throws InterruptedException {
+    static PhaseResult run(PhaseContext context, int clients, long timeSeconds, double rate, boolean virtual,
+                           Observer observer) throws InterruptedException {
         LiveCounters counters = new LiveCounters();
         PhaseControl control = new PhaseControl();
         if (context.onlyPrint()) {
@@ -46,7 +47,8 @@ final class ClientPhase {
         }
         CountDownLatch ready = new CountDownLatch(clients);
         CountDownLatch go = new CountDownLatch(1);
-        ThreadFactory factory = Thread.ofVirtual().name("slap-client-", 1).factory();
+        ThreadFactory factory = virtual ? Thread.ofVirtual().name("slap-client-", 1).factory()
+                : Thread.ofPlatform().name("slap-client-", 1).daemon().factory();
         List<Thread> threads = new ArrayList<>(clients);
         for (int i = 0; i < clients; i++) {
             ClientLoop loop = new ClientLoop(context, control, counters);

@@ -195,7 +195,7 @@ public final class Slap {
                 reporter.label(clients + " clients, iteration " + (i + 1) + "/" + options.iterations() + ":");
             }
             PhaseResult phase = ClientPhase.run(context, clients, options.timeSeconds(), options.rate(),
-                    reporter == null ? ClientPhase.NO_OBSERVER : reporter);
+                    options.clientThreads().virtualFor(clients), reporter == null ? ClientPhase.NO_OBSERVER : reporter);
             if (phase.fatal() != null) {
                 throw new SlapException(phase.fatal(), 1);
             }

@@ -153,6 +153,9 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed for the generated values (default: a fresh one).")
     private String seed;
 
+    @Option(names = "--client-threads", paramLabel = "auto|virtual|platform", description = "Thread per client: auto (default) uses platform threads up to 256 clients and virtual threads above.")
+    private String clientThreads = "auto";
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -176,7 +179,7 @@ public final class SlapCommand implements Callable<Integer> {
                 .query(query).create(create).preQuery(preQuery).postQuery(postQuery).delimiter(delimiter)
                 .createSchema(createSchema).onlyPrint(onlyPrint).preSystem(preSystem).postSystem(postSystem)
                 .noDrop(noDrop).silent(silent).verbose(verbose.length).csv(csv).failFast(failFast)
-                .percentiles(percentiles).jsonFile(json);
+                .percentiles(percentiles).jsonFile(json).clientThreads(ClientThreads.parse(clientThreads));
         if (executeNumber != null) b.executeNumber(number(executeNumber, "auto-generate-sql-execute-number"));
         if (secondaryIndexes != null) b.secondaryIndexes((int) number(secondaryIndexes, "auto-generate-sql-secondary-indexes", Integer.MAX_VALUE));
         if (uniqueQueryNumber != null) b.uniqueQueryNumber(number(uniqueQueryNumber, "auto-generate-sql-unique-query-number"));

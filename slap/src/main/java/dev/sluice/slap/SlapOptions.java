@@ -14,6 +14,7 @@ import java.util.List;
  * @param rate            open-loop queries per second across all clients (0: closed loop)
  * @param sweepMax        with {@code > 0}, double the clients from 1 up to this until throughput stops growing
  * @param seed            seed for generated values; null for a fresh one per run
+ * @param clientThreads   platform or virtual threads for the clients
  */
 public record SlapOptions(
         ConnectionOptions connection,
@@ -37,7 +38,8 @@ public record SlapOptions(
         double rate,
         String jsonFile,
         int sweepMax,
-        Long seed) {
+        Long seed,
+        ClientThreads clientThreads) {
 
     public SlapOptions {
         concurrency = List.copyOf(concurrency);
@@ -151,6 +153,7 @@ public record SlapOptions(
         private String jsonFile;
         private int sweepMax;
         private Long seed;
+        private ClientThreads clientThreads = ClientThreads.AUTO;
 
         private Builder() {
         }
@@ -203,6 +206,7 @@ public record SlapOptions(
         public Builder jsonFile(String v) { jsonFile = v; return this; }
         public Builder sweepMax(int v) { sweepMax = v; return this; }
         public Builder seed(Long v) { seed = v; return this; }
+        public Builder clientThreads(ClientThreads v) { clientThreads = v; return this; }
 
         /** Checks the options in mysqlslap's order and with its messages; throws {@link SlapException}. */
         public SlapOptions build() {
@@ -247,7 +251,8 @@ public record SlapOptions(
                     charCols, query, create, preQuery, postQuery, delimiter, createSchema, engines);
             return new SlapOptions(connection, workload, concurrency, iterations, numberOfQueries, commit, detach,
                     onlyPrint, preSystem, postSystem, noDrop, silent || onlyPrint || csv != null, verbose, csv,
-                    failFast, percentiles, timeSeconds, reportIntervalSeconds, rate, jsonFile, sweepMax, seed);
+                    failFast, percentiles, timeSeconds, reportIntervalSeconds, rate, jsonFile, sweepMax, seed,
+                    clientThreads);
         }
 
         private static void requireAtLeast(String option, long value, long min) {

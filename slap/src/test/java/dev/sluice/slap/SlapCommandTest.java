@@ -81,6 +81,18 @@ class SlapCommandTest {
         assertThat(parse("--latency").percentiles()).isTrue();
         assertThat(parse("--sweep").sweepMax()).isEqualTo(1024);
         assertThat(parse("--sweep=64").sweepMax()).isEqualTo(64);
+        assertThat(parse().clientThreads()).isEqualTo(ClientThreads.AUTO);
+        assertThat(parse("--client-threads=Virtual").clientThreads()).isEqualTo(ClientThreads.VIRTUAL);
+        assertThat(slap("--client-threads=green", "--only-print").err())
+                .isEqualTo("slap: --client-threads: 'green' (expected: auto, virtual or platform)\n");
+    }
+
+    @Test
+    void fewClientsGetPlatformThreadsManyGetVirtualOnes() {
+        assertThat(ClientThreads.AUTO.virtualFor(256)).isFalse();
+        assertThat(ClientThreads.AUTO.virtualFor(257)).isTrue();
+        assertThat(ClientThreads.VIRTUAL.virtualFor(1)).isTrue();
+        assertThat(ClientThreads.PLATFORM.virtualFor(8000)).isFalse();
     }
 
     @Test
