@@ -64,8 +64,18 @@ public sealed interface SessionStateChange {
         }
     }
 
-    /** Session state changed in a way the other types do not describe; the server sends "1". */
-    record StateChange(String tracked) implements SessionStateChange {
+    /**
+     * Session state changed in a way the other types do not describe; the server sends "1". MySQL
+     * sends it as a string&lt;lenenc&gt;; MariaDB sends the bare character (the entry's length is
+     * 1): {@code prefixed} keeps which, so the entry re-encodes byte for byte.
+     */
+    record StateChange(String tracked, boolean prefixed) implements SessionStateChange {
+
+        /** MySQL's layout. */
+        public StateChange(String tracked) {
+            this(tracked, true);
+        }
+
         @Override
         public int type() {
             return STATE_CHANGE;
@@ -73,12 +83,16 @@ public sealed interface SessionStateChange {
 
         @Override
         public int dataLength() {
-            return Strings.lenencSize(Strings.utf8(tracked));
+            return prefixed ? Strings.lenencSize(Strings.utf8(tracked)) : Strings.utf8(tracked).length;
         }
 
         @Override
         public void writeData(ByteBuf out) {
-            Wire.writeStringLenenc(out, tracked);
+            if (prefixed) {
+                Wire.writeStringLenenc(out, tracked);
+            } else {
+                out.writeBytes(Strings.utf8(tracked));
+            }
         }
     }
 
@@ -157,7 +171,9 @@ public sealed interface SessionStateChange {
             case SYSTEM_VARIABLES -> new SystemVariable(Fields.stringLenenc(data, where + " name"),
                     Fields.stringLenenc(data, where + " value"));
             case SCHEMA -> new Schema(Fields.stringLenenc(data, where));
-            case STATE_CHANGE -> new StateChange(Fields.stringLenenc(data, where));
+            case STATE_CHANGE -> data.readableBytes() == 1
+                    ? new StateChange(Fields.stringEof(data), false)
+                    : new StateChange(Fields.stringLenenc(data, where));
             case GTIDS -> new Gtids(Fields.int1(data, where + " encoding"), Fields.stringLenenc(data, where));
             case TRANSACTION_CHARACTERISTICS -> new TransactionCharacteristics(Fields.stringLenenc(data, where));
             case TRANSACTION_STATE -> new TransactionState(Fields.stringLenenc(data, where));

@@ -190,6 +190,23 @@ class OkPacketTest {
         assertThat(unknown.data()).containsExactly(0xab, 0xcd);
     }
 
+    /** MariaDB writes the state-change entry as the bare character '1', not as a string<lenenc>. */
+    @Test
+    void mariaDbStateChangeEntryHasNoInnerLengthPrefix() {
+        long caps = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SESSION_TRACK;
+        byte[] bytes = Bytes.of(
+                0x00,             // OK
+                0x00, 0x00,       // affected rows 0, last insert id 0
+                0x02, 0x40,       // status AUTOCOMMIT | SESSION_STATE_CHANGED
+                0x00, 0x00,       // warnings 0
+                0x00,             // info ""
+                0x03,             // session state info: 3 bytes
+                0x02, 0x01, 0x31  // STATE_CHANGE, 1 byte of data: '1' (as MariaDB 11.4 sends it)
+        );
+        OkPacket ok = RoundTrip.exact(bytes, p -> OkPacket.decode(p, caps), OkPacket::encode);
+        assertThat(ok.sessionStateChanges()).containsExactly(new StateChange("1", false));
+    }
+
     @Test
     void builtOkWithSessionStateEncodesToTheSameBytes() {
         OkPacket built = new OkPacket(OkPacket.HEADER, 1000, 7, 0x4001, 1, "", List.of(
