@@ -62,10 +62,12 @@ def clean(name):
     return re.sub(r"\$\$Lambda[./]0x[0-9a-f]+", "$$Lambda", name.replace("/", "."))
 
 
-def table(title, counter, total, unit, limit):
-    print(f"\n{title} (of {total:,} {unit})")
-    for name, n in counter.most_common(limit):
-        print(f"  {100.0 * n / total:5.1f}%  {name}")
+def table(title, counter, total, unit, limit, counts=None):
+    print(f"\n{title} (of {total:,} {unit}{'; share of samples, then of sampled weight' if counts else ''})")
+    n_samples = sum(counts.values()) if counts else 0
+    for name, n in (counts or counter).most_common(limit):
+        share = f"{100.0 * n / n_samples:5.1f}%  {100.0 * counter[name] / total:5.1f}%" if counts else f"{100.0 * n / total:5.1f}%"
+        print(f"  {share}  {name}")
 
 
 def area(frame):
@@ -112,22 +114,31 @@ def size(text):
 
 
 def allocation(jfr, recording, queries):
+    # A sample's weight is what its thread allocated since its previous sample, so a few samples
+    # after a quiet spell (connection set-up) can carry much of the weight; the share of samples
+    # is the steadier measure of the per-query path.
     by_site, by_class, by_path = collections.Counter(), collections.Counter(), collections.Counter()
+    n_site, n_class, n_path = collections.Counter(), collections.Counter(), collections.Counter()
     total = 0.0
     for fields, stack in events(jfr, recording, "jdk.ObjectAllocationSample"):
         weight = size(fields.get("weight", "0 bytes"))
         total += weight
         cls = fields.get("objectClass", "?").split(" (")[0]
         ours = next((f for f in stack if f.startswith(OURS)), None)
-        by_site[ours or "(no proxy frame) " + (stack[0] if stack else "?")] += weight
+        site = ours or "(no proxy frame) " + (stack[0] if stack else "?")
+        path = clean(cls) + "  <-  " + " <- ".join(stack[:4])
+        by_site[site] += weight
         by_class[clean(cls)] += weight
-        by_path[clean(cls) + "  <-  " + " <- ".join(stack[:4])] += weight
+        by_path[path] += weight
+        n_site[site] += 1
+        n_class[clean(cls)] += 1
+        n_path[path] += 1
     if not total:
         print("\nno allocation samples")
         return
-    table("allocation by innermost proxy frame (sampled weight)", by_site, int(total), "bytes", 15)
-    table("allocation by class", by_class, int(total), "bytes", 12)
-    table("allocation by class and the 4 innermost frames", by_path, int(total), "bytes", 12)
+    table("allocation by innermost proxy frame", by_site, int(total), "bytes", 15, n_site)
+    table("allocation by class", by_class, int(total), "bytes", 12, n_class)
+    table("allocation by class and the 4 innermost frames", by_path, int(total), "bytes", 12, n_path)
     if queries:
         per_thread = collections.defaultdict(list)
         for fields, _ in events(jfr, recording, "jdk.ThreadAllocationStatistics"):
