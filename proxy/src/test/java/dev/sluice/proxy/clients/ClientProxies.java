@@ -1,0 +1,75 @@
+package dev.sluice.proxy.clients;
+
+import dev.sluice.config.ClientTlsConfig;
+import dev.sluice.config.LimitsConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.TlsConfig;
+import dev.sluice.proxy.ProxyFixture;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbServer;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Proxy configs for the real-client tests. Sessions go to the primary only: in session mode a
+ * write session balanced onto a read-only replica would fail for reasons that are not the client's.
+ */
+final class ClientProxies {
+
+    static final String HOST = "127.0.0.1";
+    /** A read that waits longer than this fails the test instead of hanging it. */
+    static final int SOCKET_TIMEOUT_MILLIS = 60_000;
+
+    private ClientProxies() {
+    }
+
+    /** Users app and app2 configured (the proxy authenticates), the primary as the only backend. */
+    static SluiceConfig primaryOnly(MariaDbCluster cluster) {
+        return ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary())));
+    }
+
+    /** No users: the handshake is relayed to the backend. */
+    static SluiceConfig passThrough(SluiceConfig config) {
+        return config.withUsers(List.of());
+    }
+
+    static SluiceConfig localInfile(SluiceConfig config, boolean allowed) {
+        LimitsConfig limits = config.limits();
+        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(),
+                new LimitsConfig(limits.maxClientConnections(), limits.backendQueueSize(), allowed, limits.maxPacketSize()),
+                config.timeouts(), config.tls(), config.eventLoops());
+    }
+
+    /** TLS towards clients with the self-signed certificate the proxy generates at start. */
+    static SluiceConfig clientTls(SluiceConfig config, boolean required) {
+        TlsConfig tls = new TlsConfig(new ClientTlsConfig(true, Optional.empty(), Optional.empty(), required),
+                config.tls().backend());
+        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(), config.limits(),
+                config.timeouts(), tls, config.eventLoops());
+    }
+
+    /** A Connector/J URL without credentials; TLS off unless {@code options} say otherwise. */
+    static String connectorJ(int port, String database, String options) {
+        return "jdbc:mysql://" + HOST + ":" + port + "/" + (database == null ? "" : database)
+                + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&socketTimeout=" + SOCKET_TIMEOUT_MILLIS
+                + (options.isEmpty() ? "" : "&" + options);
+    }
+
+    /** A MariaDB Connector/J URL without credentials. */
+    static String mariaDb(int port, String database, String options) {
+        return "jdbc:mariadb://" + HOST + ":" + port + "/" + (database == null ? "" : database)
+                + "?socketTimeout=" + SOCKET_TIMEOUT_MILLIS + (options.isEmpty() ? "" : "&" + options);
+    }
+
+    /** Runs statements as the administrator, e.g. to create a schema both sides then share. */
+    static void admin(MariaDbServer server, String... statements) throws SQLException {
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+        }
+    }
+}
