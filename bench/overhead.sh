@@ -28,6 +28,8 @@
 #   SLUICE_HOME [this repository]  SLUICE_TARGET [target-bench]: the build folder; the working
 #     tree is built there as it is (mvn package, only when sources are newer than the last build)
 #   PROXY_JAVA_OPTS []  extra JVM options for the proxy, e.g. "-Xmx1g"
+#   EVENT_LOOP_THREADS [^multiThreadIo]  regex for the event-loop threads' names (/proc/PID/task/*/comm),
+#     whose CPU is reported apart from the JVM's own threads (JIT compilers, GC)
 #   PROFILE_TIME [20, QUICK 8]  seconds of the --profile cells
 #   HOLD_CONCURRENCY [200] handshakes in flight while opening --holds; HOLD_SECONDS [15]
 #   OUT [bench/out/overhead-<time>]  results (results.tsv, logs, JFR file)
@@ -52,6 +54,7 @@ SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
 SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
 HOLD_CONCURRENCY=${HOLD_CONCURRENCY:-200}
+EVENT_LOOP_THREADS=${EVENT_LOOP_THREADS:-^multiThreadIo}
 HOLD_SECONDS=${HOLD_SECONDS:-15}
 OUT=${OUT:-$here/out/overhead-$(date +%Y%m%d-%H%M%S)}
 DB_USER=sb
@@ -122,6 +125,14 @@ wait_port() { # port seconds
 }
 ticks() { # "utime stime" of a process, in clock ticks
   [ -r /proc/$1/stat ] && sed 's/.*) //' /proc/$1/stat | awk '{print $12, $13}' || echo "0 0"
+}
+loop_ticks() { # utime+stime of the proxy's event-loop threads (Netty names them multiThreadIoEventLoopGroup-N-M)
+  local t sum=0
+  for t in /proc/$1/task/*; do
+    grep -qE "$EVENT_LOOP_THREADS" "$t/comm" 2>/dev/null || continue
+    sum=$((sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')))
+  done
+  echo $sum
 }
 rss_kb() { awk '/^VmRSS/{print $2}' /proc/$1/status 2>/dev/null || echo 0; }
 fds() { ls /proc/$1/fd 2>/dev/null | wc -l; }
@@ -201,16 +212,16 @@ sb_field() { # file field
 port_of() { [ "$1" = direct ] && echo "$DB_PORT" || echo "$PROXY_PORT"; }
 RES=$OUT/results.tsv
 cell() { # round target threads seconds -> one row in results.tsv
-  local round=$1 target=$2 th=$3 secs=$4 f p0 p1 d0 d1 rc
+  local round=$1 target=$2 th=$3 secs=$4 f p0 p1 d0 d1 l0 l1 rc
   f=$OUT/sb-r$round-$target-t$th.log
-  p0=$(ticks "$PROXY_PID"); d0=$(ticks "$DB_PID")
+  p0=$(ticks "$PROXY_PID"); d0=$(ticks "$DB_PID"); l0=$(loop_ticks "$PROXY_PID")
   timeout $((secs + 60)) "${SB[@]}" --mysql-host=$H --mysql-port="$(port_of "$target")" --threads="$th" \
     --time="$secs" run > "$f" 2>&1; rc=$?
-  p1=$(ticks "$PROXY_PID"); d1=$(ticks "$DB_PID")
+  p1=$(ticks "$PROXY_PID"); d1=$(ticks "$DB_PID"); l1=$(loop_ticks "$PROXY_PID")
   read -r pu0 ps0 <<< "$p0"; read -r pu1 ps1 <<< "$p1"; read -r du0 ds0 <<< "$d0"; read -r du1 ds1 <<< "$d1"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$target" "$th" "$(sb_field "$f" qps)" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$target" "$th" "$(sb_field "$f" qps)" \
     "$(sb_field "$f" nq)" "$(sb_field "$f" avg)" "$(sb_field "$f" err)" $((pu1 - pu0)) $((ps1 - ps0)) \
-    $((du1 + ds1 - du0 - ds0)) "$rc" >> "$RES"
+    $((du1 + ds1 - du0 - ds0)) "$rc" $((l1 - l0)) >> "$RES"
   [ "$rc" -ne 0 ] && log "sysbench rc=$rc: $(grep -m1 -iE 'fatal|error' "$f")"
   log "round $round $target t=$th: $(sb_field "$f" qps) qps, rc=$rc"
 }
@@ -225,9 +236,10 @@ def f(x):
     except ValueError: return None
 cells = {}
 for r in rows:
-    c = dict(qps=f(r[3]), nq=f(r[4]), err=f(r[6]), pu=int(r[7]), ps=int(r[8]), db=int(r[9]), rc=int(r[10]))
+    c = dict(qps=f(r[3]), nq=f(r[4]), err=f(r[6]), pu=int(r[7]), ps=int(r[8]), db=int(r[9]), rc=int(r[10]), el=int(r[11]))
     c['cpu'] = (c['pu'] + c['ps']) * tick / c['nq'] if c['nq'] else None
     c['dbq'] = c['db'] * tick / c['nq'] if c['nq'] else None
+    c['elq'] = c['el'] * tick / c['nq'] if c['nq'] else None
     cells[(r[0], r[1], int(r[2]))] = c
 threads = sorted({k[2] for k in cells})
 rounds = sorted({k[0] for k in cells}, key=int)
@@ -236,15 +248,16 @@ def pairs(th):
            if (r, 'direct', th) in cells and (r, 'proxy', th) in cells]
     return [(r, d, p) for r, d, p in out if d['qps'] and p['qps'] and p['cpu'] is not None]
 print("\nper round (A/B interleaved; CPU from /proc/PID/stat over each cell):")
-print("%-7s %-5s %11s %11s %7s %18s" % ("threads", "round", "direct qps", "proxy qps", "ratio", "proxy CPU us/q"))
+print("%-7s %-5s %11s %11s %7s %16s %13s" % ("threads", "round", "direct qps", "proxy qps", "ratio", "proxy CPU us/q",
+      "event loops"))
 for th in threads:
     for rnd, d, p in pairs(th):
         bad = d['rc'] or p['rc'] or d['err'] or p['err']
-        print("%-7d %-5s %11.0f %11.0f %7.3f %18.2f%s" % (th, rnd, d['qps'], p['qps'], p['qps'] / d['qps'], p['cpu'],
-              "  (errors: see the sysbench logs)" if bad else ""))
+        print("%-7d %-5s %11.0f %11.0f %7.3f %16.2f %13.2f%s" % (th, rnd, d['qps'], p['qps'], p['qps'] / d['qps'],
+              p['cpu'], p['elq'], "  (errors: see the sysbench logs)" if bad else ""))
 print("\nsummary (medians over the rounds; ratio = median of the per-round proxy/direct ratios):")
-print("%-7s %11s %11s %7s %16s %9s %15s" % ("threads", "direct qps", "proxy qps", "ratio", "proxy CPU us/q",
-      "of it sys", "backend us/q"))
+print("%-7s %11s %11s %7s %16s %13s %9s %15s" % ("threads", "direct qps", "proxy qps", "ratio", "proxy CPU us/q",
+      "event loops", "of it sys", "backend us/q"))
 verdict = {}
 for th in threads:
     ps = [(d, p) for _, d, p in pairs(th)]
@@ -252,11 +265,12 @@ for th in threads:
     ratio = st.median(p['qps'] / d['qps'] for d, p in ps)
     cpu = st.median(p['cpu'] for _, p in ps)
     sys_share = sum(p['ps'] for _, p in ps) / max(1, sum(p['pu'] + p['ps'] for _, p in ps))
-    print("%-7d %11.0f %11.0f %7.3f %16.2f %8.0f%% %15s" % (th, st.median(d['qps'] for d, _ in ps),
-          st.median(p['qps'] for _, p in ps), ratio, cpu, 100 * sys_share,
+    print("%-7d %11.0f %11.0f %7.3f %16.2f %13.2f %8.0f%% %15s" % (th, st.median(d['qps'] for d, _ in ps),
+          st.median(p['qps'] for _, p in ps), ratio, cpu, st.median(p['elq'] for _, p in ps), 100 * sys_share,
           "%.1f / %.1f" % (st.median(d['dbq'] for d, _ in ps), st.median(p['dbq'] for _, p in ps))))
     verdict[th] = (ratio, cpu, st.median(1e6 / p['qps'] - 1e6 / d['qps'] for d, p in ps),
                    st.median(1e6 / d['qps'] for d, _ in ps))
+print("  proxy CPU: the whole JVM process; event loops: its Netty event-loop threads alone (the rest is JIT and GC)")
 print("  of it sys: the share of the proxy's CPU spent in the kernel (all rounds together)")
 print("  backend us/q: the backend's own CPU per query, direct / through the proxy")
 print("\ntargets (issue 3; reported, not asserted):")
@@ -278,7 +292,7 @@ run_points() {
   log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
   timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
     || die "sysbench prepare (see $OUT/sb-prepare.log)"
-  printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\n' > "$RES"
+  printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\tevent_loop_ticks\n' > "$RES"
   # Under load on 2 cores C2 needs a while: measured cells before it is done show twice the CPU.
   log "warm-up: ${WARMUP}s through the proxy at 16 clients, 3s direct (not counted)"
   cell 0 proxy 16 "$WARMUP"; cell 0 direct 16 3
