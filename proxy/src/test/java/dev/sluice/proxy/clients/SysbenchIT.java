@@ -114,6 +114,7 @@ class SysbenchIT {
         ExternalTool.Run run = sysbench(tool, "oltp_read_write", proxy.port(), "run", "--tables=2", "--table-size=1000",
                 "--threads=8", "--time=10", "--events=0", "--report-interval=0", "--db-ps-mode=auto",
                 "--mysql-ignore-errors=1213");
+        System.out.println(run.stdout());
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout() + run.stderr()).as(run.toString()).doesNotContain("FATAL", "ALERT");
         long transactions = number(TRANSACTIONS, run);
