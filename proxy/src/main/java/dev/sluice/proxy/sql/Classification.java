@@ -1,0 +1,63 @@
+package dev.sluice.proxy.sql;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What {@link StatementClassifier} found in one COM_QUERY text. Immutable.
+ *
+ * @param kind the statement's kind; MULTI when the text holds more than one statement
+ * @param readOnly true only when the text is provably read-only and may run on a replica: one
+ *     SELECT without locking clause, INTO, write keyword, session effect or call of a function
+ *     that is not a known side-effect-free built-in; a SHOW other than the diagnostics ones;
+ *     DESCRIBE of a table or EXPLAIN [ANALYZE] of such a SELECT; START TRANSACTION READ ONLY.
+ *     Never for multi-statements or for text with an unterminated string, identifier or comment
+ * @param hint the routing hint written in a comment, independent of {@code readOnly}
+ * @param sessionEffects why the statement ties the session to its backend connection
+ * @param setAssignments the assignments of a SET statement, in order
+ * @param useSchema the schema of a USE statement, unquoted; null for other statements
+ * @param transactionEffect what the statement does to the transaction
+ * @param consistentSnapshot START TRANSACTION ... WITH CONSISTENT SNAPSHOT
+ * @param statementCount the number of non-empty statements in the text
+ * @param statements for MULTI, one classification per statement; empty otherwise
+ */
+public record Classification(
+        StatementKind kind,
+        boolean readOnly,
+        RoutingHint hint,
+        Set<SessionEffect> sessionEffects,
+        List<SetAssignment> setAssignments,
+        String useSchema,
+        TransactionEffect transactionEffect,
+        boolean consistentSnapshot,
+        int statementCount,
+        List<Classification> statements) {
+
+    public Classification {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(hint, "hint");
+        Objects.requireNonNull(transactionEffect, "transactionEffect");
+        sessionEffects = sessionEffects.isEmpty()
+                ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(sessionEffects));
+        setAssignments = List.copyOf(setAssignments);
+        statements = List.copyOf(statements);
+    }
+
+    /** Whether the statement has this session effect. */
+    public boolean has(SessionEffect effect) {
+        return sessionEffects.contains(effect);
+    }
+
+    Classification withHint(RoutingHint newHint) {
+        return newHint == hint ? this : new Classification(kind, readOnly, newHint, sessionEffects, setAssignments,
+                useSchema, transactionEffect, consistentSnapshot, statementCount, statements);
+    }
+
+    Classification withReadOnlyAndEffects(boolean newReadOnly, Set<SessionEffect> newEffects) {
+        return new Classification(kind, newReadOnly, hint, newEffects, setAssignments, useSchema, transactionEffect,
+                consistentSnapshot, statementCount, statements);
+    }
+}

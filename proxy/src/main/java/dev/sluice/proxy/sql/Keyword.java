@@ -1,0 +1,43 @@
+package dev.sluice.proxy.sql;
+
+/**
+ * The words the classifier, digest and redactor look for by identity. Each constant is spelled
+ * as the word itself; {@link KeywordTable} finds them case-insensitively without allocating, and
+ * gives every constant the id of its ordinal.
+ */
+enum Keyword {
+    // statements and their leading words
+    SELECT, WITH, RECURSIVE, TABLE, VALUES, VALUE, ROW, SHOW, EXPLAIN, DESCRIBE, DESC, ANALYZE,
+    EXTENDED, PARTITIONS, FORMAT, CONNECTION, SET, STATEMENT, USE, BEGIN, START, TRANSACTION,
+    WORK, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, TO, AND, NO, CHAIN, READ, ONLY, WRITE, CONSISTENT,
+    SNAPSHOT, INSERT, UPDATE, DELETE, REPLACE, LOAD, DATA, XML, INDEX, CREATE, ALTER, DROP, RENAME,
+    TRUNCATE, OR, TEMPORARY, USER, ROLE, PREPARE, EXECUTE, IMMEDIATE, DEALLOCATE, GRANT, REVOKE,
+    CALL, DO, HANDLER, OPEN, CLOSE, LOCK, UNLOCK, INSTANCE, XA, END, FLUSH, EXPORT, KILL, GET,
+    CURRENT, STACKED, DIAGNOSTICS, CHECK, CHECKSUM, OPTIMIZE, REPAIR, INSTALL, UNINSTALL, RESET,
+    PERSIST, PERSIST_ONLY, PURGE, CHANGE, STOP, SHUTDOWN, RESTART, CACHE, BINLOG, CLONE, IMPORT,
+    BACKUP, STAGE, SLAVE, REPLICA, IF, WHILE, LOOP, REPEAT, CASE, DECLARE, NOT, PROCEDURE, FUNCTION,
+    TRIGGER, EVENT, PACKAGE, VIEW, DATABASE, SCHEMA, SEQUENCE, SERVER, TABLESPACE, UNIQUE, FULLTEXT,
+    SPATIAL, LOCAL, NO_WRITE_TO_BINLOG, GLOBAL, SESSION, NAMES, CHARACTER, CHARSET,
+    WARNINGS, ERRORS, COUNT, PROFILE, PROFILES, LOW_PRIORITY, DELAYED, HIGH_PRIORITY, IGNORE,
+    // clauses and operators
+    FOR, SHARE, IN, INTO, FROM, JOIN, OUTFILE, DUMPFILE, SQL_CALC_FOUND_ROWS, NEXT, PREVIOUS, AS,
+    // account and replication secrets
+    DEFAULT, IDENTIFIED, BY, USING, PASSWORD, OLD_PASSWORD, MASTER_PASSWORD, SOURCE_PASSWORD,
+    // built-in functions with effects beyond computing a value
+    GET_LOCK, RELEASE_LOCK, RELEASE_ALL_LOCKS, IS_FREE_LOCK, IS_USED_LOCK, LAST_INSERT_ID,
+    FOUND_ROWS, ROW_COUNT, CONNECTION_ID, NEXTVAL, SETVAL, LASTVAL, LOAD_FILE, MASTER_POS_WAIT,
+    SOURCE_POS_WAIT, MASTER_GTID_WAIT, WAIT_FOR_EXECUTED_GTID_SET,
+    WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS, SERVICE_GET_READ_LOCKS, SERVICE_GET_WRITE_LOCKS,
+    SERVICE_RELEASE_LOCKS;
+
+    private static final Keyword[] ALL = values();
+
+    static int count() {
+        return ALL.length;
+    }
+
+    /** The constant with this table id, or null when the id is not one of the constants. */
+    static Keyword byId(int id) {
+        return id >= 0 && id < ALL.length ? ALL[id] : null;
+    }
+}
