@@ -69,10 +69,18 @@ public final class PacketScanner {
             }
             int available = end - index;
             if (bodyRemaining == length && pending.readableBytes() == 0 && available >= length) {
-                ByteBuf payload = chunk.slice(index, Math.min(length, inspectLimit));
+                // The chunk itself, its indexes narrowed to the payload for the call: no slice
+                // object per packet. They are put back before the next packet.
+                int readerIndex = chunk.readerIndex();
+                int writerIndex = chunk.writerIndex();
+                chunk.setIndex(index, index + Math.min(length, inspectLimit));
                 index += length;
                 inBody = false;
-                visitor.onPacket(sequenceId, length, payload, index);
+                try {
+                    visitor.onPacket(sequenceId, length, chunk, index);
+                } finally {
+                    chunk.setIndex(readerIndex, writerIndex);
+                }
                 continue;
             }
             int take = Math.min(available, bodyRemaining);

@@ -63,6 +63,7 @@ public final class ResponseTracker {
     private int params;
     private boolean localInfile;
     private boolean sessionStateChanged;
+    private boolean lastWasOk;
 
     /**
      * @param capabilities the capabilities negotiated on this connection (64-bit, MariaDB's included)
@@ -146,7 +147,7 @@ public final class ResponseTracker {
 
     /**
      * Feeds one physical server packet of {@code length} bytes whose first bytes are readable in
-     * {@code payload} (the reader index is not moved).
+     * {@code payload} (the reader index is left where it was).
      *
      * @return true when this packet completed the response
      */
@@ -164,14 +165,18 @@ public final class ResponseTracker {
             throw new ProtocolException("server packet of " + length + " bytes while the client's data"
                     + " was expected in " + phase());
         }
-        ByteBuf view = payload.duplicate();
+        lastWasOk = false;
+        // Reads move the reader index; it is put back, which spares a duplicate per packet.
+        int start = payload.readerIndex();
         try {
             if (length == 0) {
                 throw new ProtocolException("empty packet (expected: a response packet)");
             }
-            dispatch(view, length);
+            dispatch(payload, length);
         } catch (ProtocolException e) {
             throw e.in(phase());
+        } finally {
+            payload.readerIndex(start);
         }
         return state == State.DONE;
     }
@@ -196,6 +201,14 @@ public final class ResponseTracker {
         } else if (!clientContinuation) {
             awaitingClient = false;
         }
+    }
+
+    /**
+     * True when the packet just accepted was an OK (also the 0xFE-headed OK that ends result sets
+     * under DEPRECATE_EOF): the packet that carries session state changes.
+     */
+    public boolean lastPacketWasOk() {
+        return lastWasOk;
     }
 
     /** The outcome of the completed response. */
@@ -399,6 +412,7 @@ public final class ResponseTracker {
     }
 
     private void okFields(ByteBuf p) {
+        lastWasOk = true;
         p.skipBytes(1);
         long affected = Wire.readIntLenenc(p);
         long insertId = Wire.readIntLenenc(p);

@@ -42,11 +42,13 @@ class PacketScannerTest {
                 int size = Math.min(input.readableBytes(), 1 + random.nextInt(round < 100 ? 7 : 9000));
                 ByteBuf chunk = input.readSlice(size);
                 int readerBefore = chunk.readerIndex();
+                int writerBefore = chunk.writerIndex();
                 scanner.scan(chunk, (s, l, payload, end) -> {
-                    assertThat(end).isBetween(chunk.readerIndex(), chunk.writerIndex());
+                    assertThat(end).isBetween(readerBefore, writerBefore);
                     seen.add(new Seen(s, l, ByteBufUtil.hexDump(payload)));
                 });
                 assertThat(chunk.readerIndex()).isEqualTo(readerBefore);
+                assertThat(chunk.writerIndex()).isEqualTo(writerBefore);
             }
             assertThat(seen).isEqualTo(limit == 32 ? expected : expectedWhole);
             assertThat(scanner.atBoundary()).isTrue();
