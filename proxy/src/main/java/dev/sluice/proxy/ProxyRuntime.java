@@ -84,6 +84,15 @@ public final class ProxyRuntime {
         return router;
     }
 
+    /** The router in split mode. */
+    public dev.sluice.proxy.routing.SplitRouter splitRouter() {
+        return (dev.sluice.proxy.routing.SplitRouter) router;
+    }
+
+    public boolean splitMode() {
+        return router instanceof dev.sluice.proxy.routing.SplitRouter;
+    }
+
     public BackendConnector connector() {
         return connector;
     }
@@ -112,6 +121,23 @@ public final class ProxyRuntime {
 
     public AtomicInteger clientConnections() {
         return clientConnections;
+    }
+
+    /** Sessions by the connection id the proxy greeted them with (users configured only). */
+    private final Map<Long, dev.sluice.proxy.frontend.ClientSession> sessionsById =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    public void registerSession(long connectionId, dev.sluice.proxy.frontend.ClientSession session) {
+        sessionsById.put(connectionId, session);
+    }
+
+    public void unregisterSession(long connectionId, dev.sluice.proxy.frontend.ClientSession session) {
+        sessionsById.remove(connectionId, session);
+    }
+
+    /** The live session the proxy greeted with {@code connectionId}, if any. */
+    public Optional<dev.sluice.proxy.frontend.ClientSession> session(long connectionId) {
+        return Optional.ofNullable(sessionsById.get(connectionId));
     }
 
     public long nextConnectionId() {

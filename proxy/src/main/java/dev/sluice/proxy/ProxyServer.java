@@ -1,5 +1,6 @@
 package dev.sluice.proxy;
 
+import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.RsaKeyPair;
@@ -18,6 +19,7 @@ import dev.sluice.proxy.frontend.HandshakeTimeout;
 import dev.sluice.proxy.frontend.PassThroughLogin;
 import dev.sluice.proxy.frontend.ProxyLogin;
 import dev.sluice.proxy.routing.SessionRouter;
+import dev.sluice.proxy.routing.SplitRouter;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -74,10 +76,11 @@ public final class ProxyServer implements AutoCloseable {
         config.backends().forEach(b -> backends.add(new Backend(b)));
         BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
                 TlsContexts.forBackends(config.tls().backend()), config.timeouts().connect(),
-                config.timeouts().backendRetry());
+                config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT);
         ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
-        this.runtime = new ProxyRuntime(config, backends,
-                new SessionRouter(backends, Balancer.of(config.routing().balancer())), connector,
+        Balancer balancer = Balancer.of(config.routing().balancer());
+        this.runtime = new ProxyRuntime(config, backends, config.routing().mode() == RoutingConfig.Mode.SPLIT
+                ? new SplitRouter(backends, balancer) : new SessionRouter(backends, balancer), connector,
                 RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
                 TlsContexts.forBackends(config.tls().backend()), clients);
     }
@@ -94,7 +97,22 @@ public final class ProxyServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * In session mode every client costs two descriptors (its socket and its backend's); warn when
+     * the process may run out before max_client_connections is reached.
+     */
+    private void checkOpenFileLimit() {
+        long limit = OpenFiles.softLimit();
+        long needed = 2L * config.limits().maxClientConnections() + 200;
+        if (limit > 0 && limit < needed) {
+            log.warn("the open-file limit ({}) is below what max_client_connections ({}) may need (about {}): raise it"
+                    + " with `ulimit -n {}` (or LimitNOFILE= in a systemd unit) or lower max_client_connections",
+                    limit, config.limits().maxClientConnections(), needed, needed);
+        }
+    }
+
     private void bind() throws InterruptedException {
+        checkOpenFileLimit();
         if (!runtime.passThroughAuth()) {
             probeBackends();
         }

@@ -29,6 +29,8 @@ public final class Backend {
     private volatile long unavailableUntilNanos;
     private int consecutiveConnectFailures;
     private volatile String lastConnectError;
+    private volatile boolean lagging;
+    private volatile Long replicationLagSeconds;
 
     public Backend(BackendConfig config) {
         this.config = config;
@@ -76,6 +78,20 @@ public final class Backend {
                 unavailableUntilNanos = 0;
             }
         }
+    }
+
+    /** A replica behind max_replication_lag: it gets no reads until it catches up. */
+    public boolean lagging() {
+        return lagging;
+    }
+
+    public Long replicationLagSeconds() {
+        return replicationLagSeconds;
+    }
+
+    public void replicationLag(Long seconds, boolean tooFarBehind) {
+        this.replicationLagSeconds = seconds;
+        this.lagging = tooFarBehind;
     }
 
     public String lastConnectError() {

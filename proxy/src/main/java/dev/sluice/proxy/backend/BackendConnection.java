@@ -2,7 +2,12 @@ package dev.sluice.proxy.backend;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.PacketScanner;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.protocol.packet.OkPacket;
+import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.protocol.response.ResponseTracker;
 import io.netty.buffer.ByteBuf;
@@ -33,25 +38,77 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private final BackendIdentity identity;
     private final ResponseTracker tracker;
     private final PacketScanner scanner = new PacketScanner(INSPECT_LIMIT);
+    /** Kept in a field: a method reference made on every read would be an allocation per read. */
+    private final PacketScanner.Visitor packetVisitor = this::onPacket;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private final long openedNanos = System.nanoTime();
+    /** Read by other event loops' sessions translating a KILL, hence volatile. */
+    private volatile long threadId = -1;
+    /** Split mode: whole frames arrive (a frame decoder sits in front) and session state is tracked. */
+    private final boolean framed;
+    private final dev.sluice.proxy.split.SessionVariables state;
+    private boolean stripSessionState;
+    private dev.sluice.proxy.split.SessionVariables loginValues;
+    /** Prepared statements on this connection (split mode), at most this many at once. */
+    private static final int MAX_PREPARED = 256;
+    private final dev.sluice.proxy.split.ConnectionStatements statements;
 
     private ResponseListener listener;
     private String schema;
     private int segmentStart;
     private ByteBuf currentChunk;
-    private boolean forwardedInRead;
+    /** Who received bytes in the current read and needs a flush at its end (even if released since). */
+    private ResponseListener flushTarget;
     private boolean broken;
     private long idleSinceNanos = System.nanoTime();
     private PoolKey poolKey;
     private volatile boolean slotHandedOver;
 
     public BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema) {
+        this(channel, backend, identity, schema, false);
+    }
+
+    public BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, boolean framed) {
         this.channel = channel;
         this.backend = backend;
         this.identity = identity;
         this.tracker = new ResponseTracker(identity.capabilities());
         this.schema = schema;
+        this.framed = framed;
+        this.state = framed ? new dev.sluice.proxy.split.SessionVariables(schema) : null;
+        this.statements = framed ? new dev.sluice.proxy.split.ConnectionStatements(this, MAX_PREPARED) : null;
+    }
+
+    /** The backend's id for this connection (what its CONNECTION_ID() returns), or -1 when unknown. */
+    public long threadId() {
+        return threadId;
+    }
+
+    /** Set once at login, from the connection id in the backend's greeting. */
+    void threadId(long threadId) {
+        this.threadId = threadId;
+    }
+
+    /** The prepared statements on this connection (split mode only). */
+    public dev.sluice.proxy.split.ConnectionStatements statements() {
+        return statements;
+    }
+
+    public boolean framed() {
+        return framed;
+    }
+
+    /** What is really set on this connection (split mode only). */
+    public dev.sluice.proxy.split.SessionVariables state() {
+        return state;
+    }
+
+    /**
+     * The current client did not ask for session tracking, which the proxy needs on its backend
+     * connections: OK packets reach it without their session state block.
+     */
+    public void stripSessionState(boolean strip) {
+        this.stripSessionState = strip;
     }
 
     public Channel channel() {
@@ -77,6 +134,9 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
 
     public void schema(String schema) {
         this.schema = schema;
+        if (state != null) {
+            state.schema(schema);
+        }
     }
 
     public boolean isUsable() {
@@ -170,16 +230,21 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (framed) {
+            onFrame((ByteBuf) msg);
+            return;
+        }
         ByteBuf chunk = (ByteBuf) msg;
         try {
             backend.countBytes(0, chunk.readableBytes());
             currentChunk = chunk;
             segmentStart = chunk.readerIndex();
-            scanner.scan(chunk, this::onPacket);
+            scanner.scan(chunk, packetVisitor);
             InFlight head = inFlight.peekFirst();
             ResponseListener target = head != null ? head.listener() : listener;
             emit(target, chunk, chunk.writerIndex());
         } catch (ProtocolException e) {
+            log.warn("unreadable response from backend {}: {}", backend.name(), e.getMessage());
             fail("unreadable response from " + backend.name() + ": " + e.getMessage());
         } finally {
             currentChunk = null;
@@ -196,8 +261,84 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         if (!tracker.accept(payload, length)) {
             return;
         }
-        Response response = tracker.response();
         emit(head.listener(), currentChunk, endIndex);
+        completeHead(head);
+    }
+
+    /** Split mode: one whole frame; OK packets may carry session state to record or strip. */
+    private void onFrame(ByteBuf frame) {
+        InFlight head = inFlight.peekFirst();
+        if (head == null) {
+            ResponseListener target = listener;
+            if (target != null) {
+                target.onResponseBytes(frame);
+                flushTarget = target;
+            } else {
+                frame.release();
+            }
+            return;
+        }
+        ByteBuf out = frame;
+        boolean done;
+        try {
+            backend.countBytes(0, frame.readableBytes());
+            ByteBuf payload = RawPacketDecoder.payload(frame);
+            done = tracker.accept(payload, payload.readableBytes());
+            if (tracker.lastPacketWasOk()) {
+                out = trackSessionState(head, frame, payload);
+            }
+        } catch (ProtocolException e) {
+            frame.release();
+            log.warn("unreadable response from backend {}: {}", backend.name(), e.getMessage());
+            fail("unreadable response from " + backend.name() + ": " + e.getMessage());
+            return;
+        }
+        if (head.listener() != null) {
+            head.listener().onResponseBytes(out);
+            flushTarget = head.listener();
+        } else {
+            out.release();
+        }
+        if (done) {
+            completeHead(head);
+        }
+    }
+
+    private ByteBuf trackSessionState(InFlight head, ByteBuf frame, ByteBuf payload) {
+        OkPacket ok = OkPacket.decode(payload.duplicate(), identity.capabilities());
+        if (ok.sessionStateChanges() == null) {
+            return frame;
+        }
+        for (SessionStateChange change : ok.sessionStateChanges()) {
+            switch (change) {
+                case SessionStateChange.SystemVariable variable -> state.set(variable.name(), variable.value());
+                case SessionStateChange.Schema newSchema -> {
+                    state.schema(newSchema.name());
+                    schema = state.schema();
+                }
+                default -> {
+                }
+            }
+        }
+        if (head.listener() != null) {
+            head.listener().onSessionState(ok.sessionStateChanges());
+        }
+        if (!stripSessionState || head.listener() == null) {
+            return frame;
+        }
+        OkPacket plain = new OkPacket(ok.header(), ok.affectedRows(), ok.lastInsertId(),
+                ok.statusFlags() & ~ServerStatus.SESSION_STATE_CHANGED, ok.warnings(), ok.info(), null);
+        ByteBuf rewritten = channel.alloc().buffer(32 + ok.info().length());
+        rewritten.writeZero(Packet.HEADER_SIZE);
+        plain.encode(rewritten);
+        rewritten.setMediumLE(0, rewritten.readableBytes() - Packet.HEADER_SIZE);
+        rewritten.setByte(3, RawPacketDecoder.sequenceId(frame));
+        frame.release();
+        return rewritten;
+    }
+
+    private void completeHead(InFlight head) {
+        Response response = tracker.response();
         inFlight.pollFirst();
         long latency = System.nanoTime() - head.startNanos();
         if (head.listener() != null) {
@@ -221,19 +362,17 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         int length = endIndex - segmentStart;
         if (length > 0 && target != null) {
             target.onResponseBytes(chunk.retainedSlice(segmentStart, length));
-            forwardedInRead = true;
+            flushTarget = target;
         }
         segmentStart = endIndex;
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (forwardedInRead) {
-            forwardedInRead = false;
-            ResponseListener target = listener;
-            if (target != null) {
-                target.onReadComplete();
-            }
+        ResponseListener target = flushTarget;
+        if (target != null) {
+            flushTarget = null;
+            target.onReadComplete();
         }
     }
 
@@ -256,12 +395,59 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         fail("connection to backend " + backend.name() + " failed: " + cause.getMessage());
     }
 
+    /**
+     * Split mode, right after login: asks the server to report every session variable, schema and
+     * state change in OK packets, and records the values the login left the character set
+     * variables at (assigning them to themselves makes the server report them).
+     */
+    void startTracking(Consumer<Response> onReady, Consumer<Response> onError) {
+        String sql = "SET SESSION session_track_system_variables = '*', session_track_schema = ON,"
+                + " session_track_state_change = ON, character_set_client = @@character_set_client,"
+                + " character_set_connection = @@character_set_connection,"
+                + " character_set_results = @@character_set_results, collation_connection = @@collation_connection";
+        sendOwn(OwnCommands.query(channel.alloc(), sql), Commands.COM_QUERY, response -> {
+            if (response.isError()) {
+                onError.accept(response);
+                return;
+            }
+            loginValues = state.copy();
+            onReady.accept(response);
+        });
+    }
+
+    /**
+     * Split mode, after COM_RESET_CONNECTION: the reset turned session tracking off and put the
+     * character set variables back to the server's globals. Both are restored, so the connection is
+     * again exactly as its login left it.
+     */
+    public void afterReset(Consumer<Response> onReady) {
+        StringBuilder sql = new StringBuilder("SET SESSION session_track_system_variables = '*',"
+                + " session_track_schema = ON, session_track_state_change = ON");
+        for (var entry : new java.util.TreeMap<>(loginValues.variables()).entrySet()) {
+            sql.append(", ").append(entry.getKey()).append(" = ")
+                    .append(dev.sluice.proxy.split.SessionVariables.literal(entry.getKey(), entry.getValue()));
+        }
+        sendOwn(OwnCommands.query(channel.alloc(), sql.toString()), Commands.COM_QUERY, response -> {
+            state.reset(state.schema());
+            state.adoptLoginValues(loginValues);
+            onReady.accept(response);
+        });
+    }
+
+    /** The session variables as the login left them (split mode): what DEFAULT means here. */
+    public dev.sluice.proxy.split.SessionVariables loginValues() {
+        return loginValues;
+    }
+
     /** Marks the connection broken, closes it and tells whoever uses it. Idempotent. */
     public void fail(String reason) {
         if (broken) {
             return;
         }
         broken = true;
+        if (statements != null) {
+            statements.connectionClosed();
+        }
         log.debug("backend connection {} lost: {}", channel, reason);
         channel.close();
         ResponseListener target = listener;
@@ -280,9 +466,11 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         broken = true;
         listener = null;
         inFlight.clear();
+        if (statements != null) {
+            statements.connectionClosed();
+        }
         if (channel.isActive()) {
-            ByteBuf quit = channel.alloc().buffer(5).writeMediumLE(1).writeByte(0).writeByte(Commands.COM_QUIT);
-            channel.writeAndFlush(quit).addListener(ChannelFutureListener.CLOSE);
+            channel.writeAndFlush(OwnCommands.quit(channel.alloc())).addListener(ChannelFutureListener.CLOSE);
         }
     }
 

@@ -29,9 +29,14 @@ public final class BackendConnector {
     private final Duration connectTimeout;
     private final Duration backendRetry;
     private final AtomicReference<ServerIdentity> lastIdentity = new AtomicReference<>();
+    private final boolean framed;
 
+    /**
+     * @param framed split mode: connections keep their frame decoder and track session state
+     */
     public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
-                            Duration connectTimeout, Duration backendRetry) {
+                            Duration connectTimeout, Duration backendRetry, boolean framed) {
+        this.framed = framed;
         this.channelType = channelType;
         this.plugins = plugins;
         this.backendTls = backendTls;
@@ -52,6 +57,12 @@ public final class BackendConnector {
         return connectTimeout;
     }
 
+    /** Errors that say the backend cannot be reached, as opposed to the proxy running out of something. */
+    private static boolean backendFault(Throwable cause) {
+        return cause instanceof java.net.ConnectException || cause instanceof java.net.NoRouteToHostException
+                || cause instanceof java.net.UnknownHostException || cause instanceof java.net.PortUnreachableException;
+    }
+
     /** Connects on {@code loop} and logs in; the future fails with a {@link BackendLoginException}. */
     public Future<BackendConnection> connect(Backend backend, LoginRequest request, EventLoop loop) {
         Promise<BackendConnection> promise = loop.newPromise();
@@ -66,13 +77,20 @@ public final class BackendConnector {
                     protected void initChannel(Channel channel) {
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
-                                backendTls, promise, lastIdentity::set));
+                                backendTls, promise, lastIdentity::set, framed));
                     }
                 });
         ChannelFuture connect = bootstrap.connect(backend.config().address().host(), backend.config().address().port());
         connect.addListener(done -> {
             if (!done.isSuccess()) {
                 String reason = done.cause() == null ? "connect failed" : done.cause().getMessage();
+                if (!backendFault(done.cause())) {
+                    // The proxy could not even make a socket (out of file descriptors): the backend
+                    // is not to blame and stays in rotation.
+                    promise.tryFailure(new BackendLoginException(1040, "08004", "Too many connections: the proxy"
+                            + " cannot open a connection to backend " + backend.name() + ": " + reason, true));
+                    return;
+                }
                 backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), reason);
                 promise.tryFailure(new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
                         "Can't connect to backend " + backend.name() + " (" + backend.config().address() + "): " + reason,

@@ -37,6 +37,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private final SslContext tls;
     private final Promise<BackendConnection> promise;
     private final java.util.function.Consumer<ServerIdentity> greetingSeen;
+    private final boolean framed;
 
     private ClientAuthExchange auth;
     private HandshakeV10 greeting;
@@ -44,7 +45,9 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private int sequenceId;
 
     BackendLoginHandler(Backend backend, LoginRequest request, AuthPlugins plugins, SslContext tls,
-                        Promise<BackendConnection> promise, java.util.function.Consumer<ServerIdentity> greetingSeen) {
+                        Promise<BackendConnection> promise, java.util.function.Consumer<ServerIdentity> greetingSeen,
+                        boolean framed) {
+        this.framed = framed;
         this.backend = backend;
         this.request = request;
         this.plugins = plugins;
@@ -81,7 +84,12 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
         }
         greeting = HandshakeV10.decode(payload);
         greetingSeen.accept(new ServerIdentity(greeting.serverVersion(), greeting.capabilities(), greeting.characterSet()));
-        capabilities = CapabilityPolicy.towardsBackend(request.responseShaping(), greeting.capabilities(),
+        long shaping = request.responseShaping();
+        if (framed) {
+            // Split mode learns what statements change from the server's session tracking.
+            shaping |= Capabilities.CLIENT_SESSION_TRACK;
+        }
+        capabilities = CapabilityPolicy.towardsBackend(shaping, greeting.capabilities(),
                 request.schema() != null, tls != null);
         if (tls != null) {
             if (!Capabilities.has(greeting.capabilities(), Capabilities.CLIENT_SSL)) {
@@ -137,10 +145,23 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
 
     private void succeed(ChannelHandlerContext ctx) {
         BackendConnection connection = new BackendConnection(ctx.channel(), backend,
-                new BackendIdentity(request.user(), capabilities, request.charset()), request.schema());
+                new BackendIdentity(request.user(), capabilities, request.charset()), request.schema(), framed);
+        connection.threadId(greeting.connectionId());
         ctx.pipeline().replace(this, "backend", connection);
-        ctx.pipeline().remove(RawPacketDecoder.class);
         backend.connectSucceeded();
+        if (!framed) {
+            ctx.pipeline().remove(RawPacketDecoder.class);
+            complete(connection);
+            return;
+        }
+        connection.startTracking(ok -> complete(connection), error -> {
+            promise.tryFailure(new BackendLoginException(error.errorCode(), "HY000",
+                    "backend " + backend.name() + " refused session tracking: " + error.errorMessage(), true));
+            connection.quit();
+        });
+    }
+
+    private void complete(BackendConnection connection) {
         if (!promise.trySuccess(connection)) {
             connection.quit();
         }

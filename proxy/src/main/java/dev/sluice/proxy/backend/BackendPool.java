@@ -196,16 +196,40 @@ public final class BackendPool {
             connection.quit();
             return;
         }
-        ByteBuf reset = connection.channel().alloc().buffer(5).writeMediumLE(1).writeByte(0)
-                .writeByte(Commands.COM_RESET_CONNECTION);
-        connection.sendOwn(reset, Commands.COM_RESET_CONNECTION, response -> {
+        connection.sendOwn(OwnCommands.resetConnection(connection.channel().alloc()), Commands.COM_RESET_CONNECTION,
+                response -> {
             if (response.isError() || !connection.isUsable()) {
                 connection.quit();
                 return;
             }
             connection.resetState();
+            if (connection.framed()) {
+                connection.afterReset(restored -> {
+                    if (restored.isError()) {
+                        connection.quit();
+                    } else {
+                        makeIdle(connection);
+                    }
+                });
+                return;
+            }
             makeIdle(connection);
         });
+    }
+
+    /**
+     * Split mode: gives a connection back without resetting it. Its session state is known (the
+     * server tracks it), so the next session replays only what differs.
+     */
+    public void releaseTracked(BackendConnection connection) {
+        connection.listener(null);
+        connection.stripSessionState(false);
+        if (!connection.isUsable() || closed) {
+            connection.quit();
+            return;
+        }
+        connection.resetState();
+        makeIdle(connection);
     }
 
     /** Closes a connection that must not be reused (its session broke mid-response). */
@@ -278,7 +302,9 @@ public final class BackendPool {
                     idleCount--;
                     return candidate;
                 }
-                if (fallback == null && schema != null) {
+                // A schema can be selected but never unselected; split-mode connections replay
+                // the session's whole state, so any of them will do.
+                if (fallback == null && (schema != null || candidate.framed())) {
                     fallback = candidate;
                 }
             }
@@ -314,10 +340,8 @@ public final class BackendPool {
             }
             return;
         }
-        byte[] name = schema.getBytes(StandardCharsets.UTF_8);
-        ByteBuf initDb = connection.channel().alloc().buffer(5 + name.length)
-                .writeMediumLE(1 + name.length).writeByte(0).writeByte(Commands.COM_INIT_DB).writeBytes(name);
-        connection.sendOwn(initDb, Commands.COM_INIT_DB, (Response response) -> {
+        connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), schema), Commands.COM_INIT_DB,
+                (Response response) -> {
             if (response.isError()) {
                 result.tryFailure(new BackendLoginException(response.errorCode(),
                         response.sqlState() == null ? "HY000" : response.sqlState(), response.errorMessage(), true));

@@ -12,12 +12,12 @@ public final class CapabilityPolicy {
 
     /**
      * Never passed on: compressed streams would hide the packets the proxy must read; the rest
-     * change layouts the proxy does not parse (MySQL's optional metadata, multi-factor auth,
-     * MariaDB's retired COM_MULTI).
+     * change layouts the proxy does not parse (MySQL's optional metadata and query attributes in
+     * COM_STMT_EXECUTE, multi-factor auth, MariaDB's retired COM_MULTI).
      */
     public static final long NEVER = CLIENT_COMPRESS | CLIENT_ZSTD_COMPRESSION_ALGORITHM
             | CLIENT_OPTIONAL_RESULTSET_METADATA | CLIENT_MULTI_FACTOR_AUTHENTICATION | CLIENT_CAPABILITY_EXTENSION
-            | MARIADB_CLIENT_COM_MULTI;
+            | CLIENT_QUERY_ATTRIBUTES | MARIADB_CLIENT_COM_MULTI;
 
     /** Bits that concern one hop only (TLS, login details), decided per side by the proxy. */
     public static final long PER_HOP = CLIENT_SSL | CLIENT_CONNECT_WITH_DB | CLIENT_CONNECT_ATTRS

@@ -17,4 +17,8 @@ public interface ResponseListener {
 
     /** The backend connection failed or closed while the session used it. */
     void onBackendLost(String reason);
+
+    /** An OK in the response reported session state changes (split mode, where they are tracked). */
+    default void onSessionState(java.util.List<dev.sluice.protocol.packet.SessionStateChange> changes) {
+    }
 }

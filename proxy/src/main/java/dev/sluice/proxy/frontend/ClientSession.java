@@ -35,6 +35,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private final BackendPool pool;
     private final long maxPacketSize;
 
+    private final long connectionId;
+
     private boolean continuation;
     private long commandSize;
     private int pending;
@@ -47,6 +49,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private boolean changedUser;
 
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool) {
+        this(runtime, client, backend, pool, -1);
+    }
+
+    /**
+     * {@code connectionId} is the id the proxy greeted the client with, or -1 when the client saw the
+     * backend's own (pass-through): only then are KILL statements left as they are.
+     */
+    public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
+                         long connectionId) {
+        this.connectionId = connectionId;
         this.runtime = runtime;
         this.client = client;
         this.backend = backend;
@@ -54,6 +66,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
         backend.listener(this);
         backend.backend().activeSessions().incrementAndGet();
+        if (connectionId >= 0) {
+            runtime.registerSession(connectionId, this);
+        }
     }
 
     public BackendConnection backend() {
@@ -113,8 +128,37 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
                 reply(ctx, Replies.UNKNOWN_COMMAND, "08S01",
                         "Sluice does not relay " + Commands.name(command) + " (replication needs a direct connection)");
             }
+            case Commands.COM_QUERY -> {
+                if (connectionId >= 0 && length <= KillStatement.MAX_LENGTH) {
+                    forward(translateKill(ctx, frame), command);
+                } else {
+                    forward(frame, command);
+                }
+            }
             default -> forward(frame, command);
         }
+    }
+
+    /**
+     * A KILL naming a session by the id the proxy greeted it with becomes a KILL of that session's
+     * backend thread, run on this session's backend connection, so the backend checks the
+     * privilege as it would for a direct client. Ids that name no session pass unchanged.
+     */
+    private ByteBuf translateKill(ChannelHandlerContext ctx, ByteBuf frame) {
+        var kill = KillStatement.parse(RawPacketDecoder.payload(frame));
+        if (kill.isEmpty()) {
+            return frame;
+        }
+        var target = runtime.session(kill.get().id()).map(ClientSession::backend).orElse(null);
+        if (target == null || target.threadId() < 0 || target.backend() != backend.backend()) {
+            return frame;
+        }
+        byte[] text = kill.get().withId(target.threadId()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuf translated = ctx.alloc().buffer(Packet.HEADER_SIZE + 1 + text.length);
+        translated.writeMediumLE(1 + text.length).writeByte(RawPacketDecoder.sequenceId(frame))
+                .writeByte(Commands.COM_QUERY).writeBytes(text);
+        frame.release();
+        return translated;
     }
 
     private void forward(ByteBuf frame, int command) {
@@ -248,6 +292,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     }
 
     private void releaseBackend(boolean reusable) {
+        if (connectionId >= 0) {
+            runtime.unregisterSession(connectionId, this);
+        }
         if (backend.listener() == this) {
             backend.listener(null);
         }

@@ -41,8 +41,12 @@ public final class HandshakeTimeout {
         }
     }
 
-    /** Watches for an idle client from now on; ClientSession decides what idle means. */
+    /**
+     * Watches for an idle client from now on; the session decides what idle means. Only reads are
+     * watched: a client that sends nothing is idle, and watching writes too would cost a promise
+     * and a listener on every write.
+     */
     public void sessionStarted(ChannelHandlerContext ctx) {
-        ctx.pipeline().addFirst("idle", new IdleStateHandler(0, 0, clientIdle.toMillis(), TimeUnit.MILLISECONDS));
+        ctx.pipeline().addFirst("idle", new IdleStateHandler(clientIdle.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
     }
 }

@@ -192,6 +192,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private boolean clientGone;
     private boolean greetingSeen;
     private boolean responseSent;
+    /** The client switched to TLS (its SSLRequest came before the handshake response). */
+    private boolean secure;
 
     /** Shows up in the backend's log as the user of logins whose client went away. */
     static final String ABANDONED_LOGIN_USER = "sluice_abandoned_login";
@@ -225,6 +227,13 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             if (runtime.clientTls() == null) {
                 throw new ProtocolException("SSLRequest although TLS was not offered");
             }
+            secure = true;
+            return;
+        }
+        if (!secure && runtime.config().tls().client().required()) {
+            // Refused before anything reaches the backend; fail() still finishes the backend's login.
+            fail(clientSequence + 1, 3159, "HY000",
+                    "Connections using insecure transport are prohibited while tls.client.required is on");
             return;
         }
         HandshakeResponse41 response = HandshakeResponse41.decode(payload);
@@ -294,6 +303,10 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     }
 
     private void fail(int sequenceId, int code, String message) {
+        fail(sequenceId, code, "08S01", message);
+    }
+
+    private void fail(int sequenceId, int code, String sqlState, String message) {
         if (phase == Phase.DONE) {
             return;
         }
@@ -304,7 +317,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             pendingResponse = null;
         }
         abandon();
-        LingeringClose.afterSending(clientCtx.channel(), Replies.err(clientCtx.alloc(), sequenceId, code, "08S01", message));
+        LingeringClose.afterSending(clientCtx.channel(), Replies.err(clientCtx.alloc(), sequenceId, code, sqlState, message));
     }
 
     @Override
@@ -376,8 +389,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         switch (header) {
-            case 0x00 -> backendChannel.writeAndFlush(Replies.frame(backendChannel.alloc(), 0,
-                    new byte[] {(byte) dev.sluice.protocol.Commands.COM_QUIT})).addListener(ChannelFutureListener.CLOSE);
+            case 0x00 -> backendChannel.writeAndFlush(dev.sluice.proxy.backend.OwnCommands.quit(backendChannel.alloc()))
+                    .addListener(ChannelFutureListener.CLOSE);
             case 0xFE, 0x01 -> backendChannel.writeAndFlush(Replies.frame(backendChannel.alloc(), sequenceId + 1, new byte[0]));
             default -> backendChannel.close();
         }

@@ -19,6 +19,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.split.SplitSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
@@ -42,6 +43,8 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     private final HandshakeTimeout timeout;
     private final byte[] seed = AuthSeed.generate();
     private Phase phase = Phase.RESPONSE;
+    /** The id in the greeting: clients name this connection by it (KILL QUERY id). */
+    private long connectionId;
     private long offered;
     private boolean secure;
     private int sequenceId;
@@ -61,7 +64,8 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         offered = CapabilityPolicy.offerToClients(identity.capabilities(), runtime.clientTls() != null,
                 runtime.config().limits().allowLocalInfile());
         byte[] part2 = Arrays.copyOf(Arrays.copyOfRange(seed, 8, 20), 13);
-        HandshakeV10 greeting = new HandshakeV10(identity.serverVersion(), runtime.nextConnectionId(),
+        connectionId = runtime.nextConnectionId();
+        HandshakeV10 greeting = new HandshakeV10(identity.serverVersion(), connectionId,
                 Arrays.copyOf(seed, 8), offered, identity.charset(), ServerStatus.AUTOCOMMIT, 21, part2,
                 MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
@@ -152,7 +156,15 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             phase = Phase.DONE;
             timeout.cancel();
             ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
-            ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool));
+            if (runtime.splitMode()) {
+                // The login's connection proved the backend up and the schema real; from here on
+                // each statement finds its own connection.
+                pool.releaseTracked(connection);
+                ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
+                        response.capabilities(), request, request.schema()));
+            } else {
+                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId));
+            }
             timeout.sessionStarted(ctx);
             ctx.channel().config().setAutoRead(true);
         }, failure -> refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage()));

@@ -19,7 +19,9 @@ final class DigestWriter {
     private final TokenStream s = new TokenStream();
     private StringBuilder out = new StringBuilder();
     private Last last;
+    /** The keyword table id of the last unit when it was a keyword, else -1. */
     private int lastKeyword;
+    private boolean lastLiteral;
     private int depth;
     private final LiteralLists lists = new LiteralLists();
     private Rows rows;
@@ -36,6 +38,7 @@ final class DigestWriter {
         s.reset(text, mode.noBackslashEscapes(), mode.ansiQuotes(), true);
         last = Last.NONE;
         lastKeyword = -1;
+        lastLiteral = false;
         endStatement();
         while (s.type(0) != TokenType.END) {
             step();
@@ -80,6 +83,7 @@ final class DigestWriter {
 
     private void literal() {
         emit("?", Last.VALUE);
+        lastLiteral = true;
         lists.literal();
     }
 
@@ -109,7 +113,7 @@ final class DigestWriter {
                 return;
             }
         }
-        if ((flags & KeywordTable.KEYWORD) == 0 || inNamePosition(flags)) {
+        if ((flags & KeywordTable.KEYWORD) == 0 || !keywordHere(flags)) {
             emitRange(s.start(0), s.end(0), Last.CALLABLE);
             lists.other();
             return;
@@ -132,19 +136,28 @@ final class DigestWriter {
     }
 
     /**
-     * A keyword that may be an identifier, where a table name or alias stands ({@code FROM types},
-     * {@code AS new}, {@code status.x}, {@code t.name}): kept as written, since table names and
-     * aliases can be case-sensitive. Type names after AS (CAST) are still keywords.
+     * Whether a word on the keyword lists is used as a keyword here. Reserved words always are;
+     * built-in function names and clause words are before {@code (} ({@code VALUE (1)}). Other keywords may be names ({@code name},
+     * {@code status}, {@code types}), so they count as keywords only at the start of a statement
+     * or right after a keyword or literal ({@code SHOW STATUS}, {@code SET autocommit},
+     * {@code INTERVAL 1 DAY}), and never where a table name or alias stands ({@code FROM types},
+     * {@code AS new}, next to a dot). Names are kept as written: table names can be case-sensitive.
      */
-    private boolean inNamePosition(int flags) {
+    private boolean keywordHere(int flags) {
         if ((flags & KeywordTable.RESERVED) != 0) {
-            return false;
+            return true;
         }
-        boolean afterTableWord = last == Last.KEYWORD && (lastKeyword == Keyword.FROM.ordinal()
+        if ((flags & (KeywordTable.FUNCTION | KeywordTable.STRUCTURAL)) != 0 && s.type(1) == TokenType.LEFT_PAREN) {
+            return true;
+        }
+        boolean tableName = last == Last.KEYWORD && (lastKeyword == Keyword.FROM.ordinal()
                 || lastKeyword == Keyword.JOIN.ordinal() || lastKeyword == Keyword.INTO.ordinal()
                 || lastKeyword == Keyword.UPDATE.ordinal() || lastKeyword == Keyword.TABLE.ordinal()
                 || (lastKeyword == Keyword.AS.ordinal() && (flags & KeywordTable.FUNCTION) == 0));
-        return afterTableWord || last == Last.DOT || s.type(1) == TokenType.DOT;
+        if (tableName || last == Last.DOT || s.type(1) == TokenType.DOT) {
+            return false;
+        }
+        return last == Last.NONE || last == Last.SEMI || lastKeyword >= 0 || lastLiteral;
     }
 
     /** {@code `t1`} becomes {@code t1} unless the quotes are needed (keyword, odd characters). */
@@ -279,6 +292,7 @@ final class DigestWriter {
         out.append(text);
         last = kind;
         lastKeyword = -1;
+        lastLiteral = false;
         return at;
     }
 
@@ -293,6 +307,7 @@ final class DigestWriter {
         }
         last = kind;
         lastKeyword = -1;
+        lastLiteral = false;
         return at;
     }
 

@@ -44,8 +44,8 @@ final class StatementAnalyzer {
     boolean snapshot;
     boolean chain;
     String useSchema;
-    /** The start of a token exempt from the write-word check (CREATE in SHOW CREATE). */
-    int exemptStart;
+    /** Tokens starting before this are exempt from the write-word check (SHOW CREATE PROCEDURE). */
+    int exemptUntil;
 
     void begin(TokenStream stream) {
         s = stream;
@@ -68,7 +68,7 @@ final class StatementAnalyzer {
         snapshot = false;
         chain = false;
         useSchema = null;
-        exemptStart = -1;
+        exemptUntil = -1;
     }
 
     /** Whether a semicolon belongs to the statement (a stored program or compound statement). */
@@ -93,7 +93,7 @@ final class StatementAnalyzer {
             case CTE -> cte();
             case BODY -> body();
         };
-        if (s.start(0) == exemptStart) {
+        if (s.start(0) < exemptUntil) {
             role |= ROLE_WRAPPER;
         }
         features.accept(s, role);

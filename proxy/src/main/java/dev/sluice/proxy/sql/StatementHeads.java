@@ -118,8 +118,9 @@ final class StatementHeads {
             a.features.add(SessionEffect.DIAGNOSTICS_READ);
         } else if (s.is(1, Keyword.EXPLAIN) || s.is(1, Keyword.ANALYZE)) {
             a.features.block(FeatureScanner.PRIMARY_ONLY);
-        } else if (s.is(1, Keyword.CREATE)) {
-            a.exemptStart = s.start(1);
+        } else if (s.is(1, Keyword.CREATE) || s.is(1, Keyword.PROCEDURE)) {
+            // SHOW CREATE TABLE, SHOW PROCEDURE STATUS, SHOW CREATE PROCEDURE: words of SHOW, not writes
+            a.exemptUntil = s.is(1, Keyword.CREATE) && s.is(2, Keyword.PROCEDURE) ? s.end(2) : s.end(1);
         }
     }
 

@@ -1,0 +1,52 @@
+package dev.sluice.proxy.routing;
+
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.balance.Balancer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Split mode: writes and transactions go to a primary, reads outside transactions to a replica
+ * chosen by the balancer (the primary when no replica is up). New sessions start on nothing: the
+ * first statement decides.
+ */
+public final class SplitRouter implements Router {
+
+    private final List<Backend> primaries;
+    private final List<Backend> replicas;
+    private final Balancer balancer;
+
+    public SplitRouter(List<Backend> backends, Balancer balancer) {
+        this.primaries = backends.stream().filter(Backend::isPrimary).toList();
+        this.replicas = backends.stream().filter(b -> !b.isPrimary()).toList();
+        this.balancer = balancer;
+    }
+
+    /** Sessions in split mode log in against a primary (it has every account the proxy needs). */
+    @Override
+    public Optional<Backend> pickForSession(Set<Backend> exclude) {
+        return pick(primaries, exclude);
+    }
+
+    public Optional<Backend> primary(Set<Backend> exclude) {
+        return pick(primaries, exclude);
+    }
+
+    /** A replica that is up, or empty (the caller then uses the primary). */
+    public Optional<Backend> replica(Set<Backend> exclude) {
+        return pick(replicas, exclude);
+    }
+
+    private Optional<Backend> pick(List<Backend> from, Set<Backend> exclude) {
+        long now = System.nanoTime();
+        List<Backend> candidates = new ArrayList<>(from.size());
+        for (Backend backend : from) {
+            if (backend.weight() > 0 && backend.available(now) && !backend.lagging() && !exclude.contains(backend)) {
+                candidates.add(backend);
+            }
+        }
+        return candidates.isEmpty() ? Optional.empty() : Optional.of(balancer.pick(candidates));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.OwnCommands;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The statements prepared on one backend connection, least recently used first, bounded so the
+ * proxy never drives a server into max_prepared_stmt_count. Closing is deferred to the next time
+ * the connection is used (COM_STMT_CLOSE gets no response, so it can precede any command).
+ */
+public final class ConnectionStatements {
+
+    private final BackendConnection connection;
+    private final int limit;
+    private final LinkedHashMap<ProxyStatement, Long> prepared = new LinkedHashMap<>(16, 0.75f, true);
+    private final List<Long> toClose = new ArrayList<>();
+
+    public ConnectionStatements(BackendConnection connection, int limit) {
+        this.connection = connection;
+        this.limit = limit;
+    }
+
+    public int size() {
+        return prepared.size();
+    }
+
+    void touch(ProxyStatement statement) {
+        prepared.get(statement);
+    }
+
+    /** Records a fresh prepare and retires the least recently used statements beyond the limit. */
+    void add(ProxyStatement statement, long backendId) {
+        prepared.put(statement, backendId);
+        statement.preparedOn(connection, backendId);
+        Iterator<Map.Entry<ProxyStatement, Long>> oldest = prepared.entrySet().iterator();
+        while (prepared.size() > limit && oldest.hasNext()) {
+            Map.Entry<ProxyStatement, Long> entry = oldest.next();
+            entry.getKey().forget(connection);
+            toClose.add(entry.getValue());
+            oldest.remove();
+        }
+    }
+
+    /** The client closed the statement: close it here too (later). */
+    void close(ProxyStatement statement) {
+        Long backendId = prepared.remove(statement);
+        statement.forget(connection);
+        if (backendId != null) {
+            toClose.add(backendId);
+        }
+    }
+
+    /** Writes the deferred COM_STMT_CLOSEs (no flush: the next command follows). */
+    void flushCloses() {
+        for (long id : toClose) {
+            connection.write(OwnCommands.stmtClose(connection.channel().alloc(), id));
+        }
+        toClose.clear();
+    }
+
+    /** The connection is gone: its statements are prepared nowhere now. */
+    public void connectionClosed() {
+        for (ProxyStatement statement : prepared.keySet()) {
+            statement.forget(connection);
+        }
+        prepared.clear();
+        toClose.clear();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.proxy.backend.BackendConnection;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A prepared statement as the client sees it: the proxy's own id, its SQL (to prepare it again on
+ * any backend connection), and where it is prepared now, under which backend id.
+ */
+final class ProxyStatement {
+
+    final long id;
+    final byte[] sql;
+    final RoutedStatement route;
+    final int params;
+    final int columns;
+    /** The parameter types of the last execute that bound them (2 bytes each), or null. */
+    byte[] types;
+    private final Map<BackendConnection, Long> backendIds = new HashMap<>();
+    /** Connections that have been sent this statement's types since it was prepared there. */
+    private final Map<BackendConnection, Boolean> typesSent = new HashMap<>();
+
+    ProxyStatement(long id, byte[] sql, RoutedStatement route, int params, int columns) {
+        this.id = id;
+        this.sql = sql;
+        this.route = route;
+        this.params = params;
+        this.columns = columns;
+    }
+
+    Long backendId(BackendConnection connection) {
+        return backendIds.get(connection);
+    }
+
+    boolean typesSent(BackendConnection connection) {
+        return typesSent.getOrDefault(connection, false);
+    }
+
+    void typesSent(BackendConnection connection, boolean sent) {
+        typesSent.put(connection, sent);
+    }
+
+    void preparedOn(BackendConnection connection, long backendId) {
+        backendIds.put(connection, backendId);
+        typesSent.put(connection, false);
+    }
+
+    void forget(BackendConnection connection) {
+        backendIds.remove(connection);
+        typesSent.remove(connection);
+    }
+
+    Map<BackendConnection, Long> backendIds() {
+        return backendIds;
+    }
+}

@@ -1,0 +1,584 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.Capabilities;
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.protocol.packet.SessionStateChange;
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.ResponseListener;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The command phase of one client session in split mode. Each statement is routed on its own:
+ * reads outside transactions to a replica, everything else to the primary. Between statements the
+ * session holds no backend connection unless it must (a transaction, or state pinned to the
+ * connection), so thousands of clients share a few backend connections. Before a statement runs
+ * on a connection, the session's state (schema, session variables) is replayed there, and its
+ * prepared statements are prepared there on first use.
+ *
+ * <p>Commands are handled one at a time: frames that arrive while one is in progress wait in a
+ * queue (and the client is not read meanwhile), which keeps pipelining clients correct.
+ */
+public final class SplitSession extends ChannelInboundHandlerAdapter implements ResponseListener {
+
+    private static final Logger log = LoggerFactory.getLogger(SplitSession.class);
+
+    private enum Phase { IDLE, ROUTING, IN_FLIGHT, ENDED }
+
+    private final ProxyRuntime runtime;
+    private final Channel client;
+    private final long clientCapabilities;
+    private final SplitStatements statements = new SplitStatements();
+    private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
+    private final EnumSet<PinReason> pins = EnumSet.noneOf(PinReason.class);
+    private final SessionVariables desired;
+    private final long maxPacketSize;
+    private LoginRequest login;
+
+    private Phase phase = Phase.IDLE;
+    private BackendConnection bound;
+    private BackendPool boundPool;
+    private boolean inTransaction;
+    private boolean keepForNext;
+    private boolean stateInitialised;
+    private boolean responseStarted;
+    /** The command in flight, for what its response changes. */
+    private Command current;
+
+    /** One client command on its way: its frames, its target, what it needs there. */
+    private record Command(int code, ByteBuf frame, RoutedStatement route, ProxyStatement statement) {
+    }
+
+    public SplitSession(ProxyRuntime runtime, Channel client, long clientCapabilities, LoginRequest login,
+                        String schema) {
+        this.runtime = runtime;
+        this.client = client;
+        this.clientCapabilities = clientCapabilities;
+        this.login = login;
+        this.desired = new SessionVariables(schema);
+        this.maxPacketSize = runtime.config().limits().maxPacketSize();
+    }
+
+    // ---- client side ----
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        if (phase == Phase.ENDED) {
+            frame.release();
+            return;
+        }
+        if (phase == Phase.IN_FLIGHT && bound != null && bound.expectsClientData()) {
+            bound.writeClientData(frame, RawPacketDecoder.payloadLength(frame));
+            return;
+        }
+        queue.addLast(frame);
+        if (phase == Phase.IDLE) {
+            next();
+        } else {
+            client.config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (bound != null) {
+            bound.flush();
+        }
+    }
+
+    /** Takes the next queued command, if any, and starts it. */
+    private void next() {
+        while (phase == Phase.IDLE && !queue.isEmpty()) {
+            ByteBuf frame = queue.pollFirst();
+            int length = RawPacketDecoder.payloadLength(frame);
+            if (length >= Packet.MAX_PAYLOAD || length > maxPacketSize) {
+                // Split commands of 16 MiB and more are rare enough to refuse clearly.
+                frame.release();
+                end(1, 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes (split mode forwards"
+                        + " commands up to 16 MiB)");
+                return;
+            }
+            if (length == 0) {
+                frame.release();
+                end(1, 1047, "08S01", "Malformed packet: empty command");
+                return;
+            }
+            start(frame);
+        }
+        if (phase == Phase.IDLE) {
+            client.config().setAutoRead(true);
+        }
+    }
+
+    private void start(ByteBuf frame) {
+        int code = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
+        switch (code) {
+            case Commands.COM_QUIT -> {
+                frame.release();
+                phase = Phase.ENDED;
+                client.close();
+            }
+            case Commands.COM_PING -> {
+                frame.release();
+                replyOk();
+            }
+            case Commands.COM_BINLOG_DUMP, Commands.COM_BINLOG_DUMP_GTID, Commands.COM_REGISTER_SLAVE,
+                 Commands.COM_TABLE_DUMP, Commands.COM_CONNECT_OUT, Commands.COM_DAEMON -> {
+                frame.release();
+                replyErr(1047, "08S01", "Sluice does not relay " + Commands.name(code)
+                        + " (replication needs a direct connection)");
+            }
+            case Commands.COM_QUERY -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired), null));
+            case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired), null));
+            case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
+                 Commands.COM_STMT_RESET -> statementCommand(code, frame);
+            case Commands.COM_STMT_CLOSE -> {
+                statements.close(frame, bound);
+                frame.release();
+                next();
+            }
+            case Commands.COM_RESET_CONNECTION -> resetConnection(frame);
+            case Commands.COM_SET_OPTION -> {
+                pins.add(PinReason.SET_OPTION);
+                route(new Command(code, frame, RoutedStatement.PRIMARY, null));
+            }
+            default -> route(new Command(code, frame, RoutedStatement.PRIMARY, null));
+        }
+    }
+
+    private void statementCommand(int code, ByteBuf frame) {
+        ProxyStatement statement = statements.lookup(frame);
+        if (statement == null) {
+            frame.release();
+            replyErr(1243, "HY000", "Unknown prepared statement handler given to " + Commands.name(code));
+            return;
+        }
+        if (code == Commands.COM_STMT_RESET && (bound == null || statement.backendId(bound) == null)) {
+            // Nothing of it lives on a connection: nothing to reset.
+            frame.release();
+            replyOk();
+            return;
+        }
+        if (code == Commands.COM_STMT_SEND_LONG_DATA) {
+            pins.add(PinReason.LONG_DATA);
+        }
+        route(new Command(code, frame, statement.route, statement));
+    }
+
+    // ---- routing and state replay ----
+
+    private void route(Command command) {
+        phase = Phase.ROUTING;
+        client.config().setAutoRead(false);
+        if (bound != null) {
+            onConnection(command, bound, boundPool);
+            return;
+        }
+        boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(autocommit());
+        Backend backend = (toReplica ? runtime.splitRouter().replica(Set.of()) : java.util.Optional.<Backend>empty())
+                .or(() -> runtime.splitRouter().primary(Set.of())).orElse(null);
+        if (backend == null) {
+            failCommand(command, 2003, "08S01", "No backend available for this statement: no primary is up");
+            return;
+        }
+        acquire(command, backend, new HashSet<>());
+    }
+
+    private void acquire(Command command, Backend backend, Set<Backend> tried) {
+        log.debug("session {}: acquiring {} for {}", client.remoteAddress(), backend.name(), Commands.name(command.code()));
+        tried.add(backend);
+        BackendPool pool = runtime.pool(backend);
+        LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
+                login.charset(), desired.schema());
+        pool.acquire(request, client.eventLoop()).addListener(done -> {
+            if (phase == Phase.ENDED) {
+                if (done.isSuccess()) {
+                    pool.releaseTracked((BackendConnection) done.getNow());
+                }
+                command.frame().release();
+                return;
+            }
+            if (!done.isSuccess()) {
+                if (done.cause() instanceof BackendLoginException e && !e.refusedByServer()) {
+                    Backend other = (backend.isPrimary() ? runtime.splitRouter().primary(tried)
+                            : runtime.splitRouter().replica(tried).or(() -> runtime.splitRouter().primary(tried)))
+                            .orElse(null);
+                    if (other != null) {
+                        acquire(command, other, tried);
+                        return;
+                    }
+                }
+                BackendLoginException e = done.cause() instanceof BackendLoginException failure ? failure : null;
+                failCommand(command, e == null ? 2003 : e.errorCode(), e == null ? "08S01" : e.sqlState(),
+                        done.cause().getMessage());
+                return;
+            }
+            onConnection(command, (BackendConnection) done.getNow(), pool);
+        });
+    }
+
+    private void onConnection(Command command, BackendConnection connection, BackendPool pool) {
+        log.debug("session {}: got {} for {}", client.remoteAddress(), connection.channel(), Commands.name(command.code()));
+        bound = connection;
+        boundPool = pool;
+        connection.listener(this);
+        connection.stripSessionState(!Capabilities.has(clientCapabilities, Capabilities.CLIENT_SESSION_TRACK));
+        if (!stateInitialised) {
+            // The first connection tells what the login left the session at.
+            desired.adoptLoginValues(connection.loginValues());
+            stateInitialised = true;
+        }
+        connection.statements().flushCloses();
+        syncSchema(command, connection);
+    }
+
+    private void syncSchema(Command command, BackendConnection connection) {
+        String schema = desired.schema();
+        if (schema == null || schema.equals(connection.state().schema())) {
+            syncVariables(command, connection);
+            return;
+        }
+        connection.sendOwn(dev.sluice.proxy.backend.OwnCommands.initDb(connection.channel().alloc(), schema),
+                Commands.COM_INIT_DB, response -> {
+                    if (response.isError()) {
+                        // The schema is gone (dropped by another session): the session has none now.
+                        desired.schema(null);
+                    } else {
+                        connection.state().schema(schema);
+                    }
+                    syncVariables(command, connection);
+                });
+    }
+
+    private void syncVariables(Command command, BackendConnection connection) {
+        String set = desired.variablesStatementFrom(connection.state());
+        if (set == null) {
+            prepareIfNeeded(command, connection);
+            return;
+        }
+        connection.sendOwn(dev.sluice.proxy.backend.OwnCommands.query(connection.channel().alloc(), set),
+                Commands.COM_QUERY, response -> {
+                    if (response.isError()) {
+                        failCommand(command, response.errorCode(), response.sqlState(),
+                                "Sluice could not replay the session's variables on " + connection.backend().name()
+                                        + ": " + response.errorMessage());
+                        return;
+                    }
+                    prepareIfNeeded(command, connection);
+                });
+    }
+
+    private void prepareIfNeeded(Command command, BackendConnection connection) {
+        ProxyStatement statement = command.statement();
+        if (statement == null || statement.backendId(connection) != null) {
+            send(command, connection);
+            return;
+        }
+        connection.sendOwn(dev.sluice.proxy.backend.OwnCommands.stmtPrepare(connection.channel().alloc(), statement.sql),
+                Commands.COM_STMT_PREPARE, response -> {
+                    if (response.isError()) {
+                        failCommand(command, response.errorCode(), response.sqlState(), response.errorMessage());
+                        return;
+                    }
+                    connection.statements().add(statement, response.statementId());
+                    send(command, connection);
+                });
+    }
+
+    private void send(Command command, BackendConnection connection) {
+        log.debug("session {}: {} on {}", client.remoteAddress(), Commands.name(command.code()), connection.channel());
+        // The write gives one reference away; the session keeps its own until the response ends
+        // (a prepare's SQL is read again then).
+        ByteBuf frame = command.frame().retain();
+        if (command.statement() != null) {
+            frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
+        }
+        current = command;
+        phase = Phase.IN_FLIGHT;
+        responseStarted = false;
+        connection.expect(command.code(), this);
+        connection.write(frame);
+        connection.flush();
+        if (Commands.expectsNoResponse(command.code())) {
+            finish(null);
+        }
+    }
+
+    // ---- backend side ----
+
+    @Override
+    public void onResponseBytes(ByteBuf bytes) {
+        if (!responseStarted && current != null && current.code() == Commands.COM_STMT_PREPARE) {
+            statements.rewritePrepareOk(bytes);
+        }
+        responseStarted = true;
+        client.write(bytes, client.voidPromise());
+    }
+
+    @Override
+    public void onReadComplete() {
+        client.flush();
+    }
+
+    @Override
+    public void onSessionState(List<SessionStateChange> changes) {
+        boolean explained = false;
+        boolean untracked = false;
+        for (SessionStateChange change : changes) {
+            switch (change) {
+                case SessionStateChange.SystemVariable variable -> {
+                    desired.set(variable.name(), variable.value());
+                    explained = true;
+                }
+                case SessionStateChange.Schema schema -> {
+                    desired.schema(schema.name());
+                    explained = true;
+                }
+                case SessionStateChange.StateChange ignored -> untracked = true;
+                default -> {
+                }
+            }
+        }
+        if (untracked && !explained && current != null && current.route().pins().isEmpty()) {
+            // Something changed that no tracker names (a user variable in a procedure, say):
+            // correctness first, the session stays where that state is.
+            pins.add(PinReason.UNTRACKED_STATE);
+        }
+    }
+
+    @Override
+    public void onResponse(int command, Response response, long latencyNanos) {
+        finish(response);
+    }
+
+    private void finish(Response response) {
+        Command done = current;
+        current = null;
+        if (done == null) {
+            return;
+        }
+        if (response != null) {
+            afterResponse(done, response);
+        }
+        done.frame().release();
+        if (done.code() == Commands.COM_RESET_CONNECTION && response != null && !response.isError() && bound != null) {
+            // The reset also turned the connection's session tracking off: put it back first.
+            phase = Phase.ROUTING;
+            bound.afterReset(restored -> {
+                phase = Phase.IDLE;
+                releaseIfFree();
+                next();
+            });
+            return;
+        }
+        phase = Phase.IDLE;
+        releaseIfFree();
+        if (runtime.shuttingDown() && bound == null) {
+            client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            phase = Phase.ENDED;
+            return;
+        }
+        next();
+    }
+
+    private void afterResponse(Command command, Response response) {
+        if (response.statusKnown()) {
+            inTransaction = response.inTransaction();
+        }
+        if (command.code() == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK) {
+            ProxyStatement statement = statements.registerPrepared(command.frame(), command.route(), response, bound);
+            keepForNext = statement != null;
+        } else {
+            keepForNext = !response.isError() && command.route().keepForNext();
+        }
+        if (response.warnings() > 0 || response.isError()) {
+            // SHOW WARNINGS (the mariadb client asks by itself) must run where they happened.
+            keepForNext = true;
+        }
+        if (!response.isError()) {
+            pins.addAll(command.route().pins());
+            pins.removeAll(command.route().releases());
+            if (response.lastInsertId() > 0 && command.code() == Commands.COM_QUERY) {
+                // LAST_INSERT_ID() right after an insert reads this connection's value.
+                keepForNext = true;
+            }
+        }
+        if (response.cursorExists()) {
+            pins.add(PinReason.OPEN_CURSOR);
+        } else if (command.code() == Commands.COM_STMT_FETCH && response.lastRowSent()) {
+            pins.remove(PinReason.OPEN_CURSOR);
+        }
+        if (command.code() == Commands.COM_STMT_EXECUTE) {
+            pins.remove(PinReason.LONG_DATA);
+        }
+    }
+
+    private void releaseIfFree() {
+        if (bound == null || inTransaction || keepForNext || !pins.isEmpty()) {
+            return;
+        }
+        BackendConnection connection = bound;
+        BackendPool pool = boundPool;
+        bound = null;
+        boundPool = null;
+        pool.releaseTracked(connection);
+    }
+
+    private Boolean autocommit() {
+        String value = desired.variable("autocommit");
+        return value == null ? null : !value.equalsIgnoreCase("OFF") && !value.equals("0");
+    }
+
+    @Override
+    public void onBackendLost(String reason) {
+        log.info("session {}: {}", client.remoteAddress(), reason);
+        bound = null;
+        boundPool = null;
+        if (phase == Phase.IN_FLIGHT && !responseStarted) {
+            end(1, 2013, "08S01", "Lost connection to backend during query: " + reason);
+        } else if (inTransaction || !pins.isEmpty()) {
+            // The state this session relied on is gone with the connection.
+            end(0, 2013, "08S01", "Lost connection to backend: " + reason);
+        } else if (phase == Phase.IN_FLIGHT) {
+            end(-1, 0, null, null);
+        }
+    }
+
+    // ---- the proxy's own answers ----
+
+    private void resetConnection(ByteBuf frame) {
+        pins.clear();
+        keepForNext = false;
+        statements.closeAll(bound);
+        desired.reset(desired.schema());
+        if (stateInitialised && bound != null) {
+            desired.adoptLoginValues(bound.loginValues());
+        }
+        if (bound != null) {
+            route(new Command(Commands.COM_RESET_CONNECTION, frame, RoutedStatement.PRIMARY, null));
+            return;
+        }
+        frame.release();
+        replyOk();
+    }
+
+    private void replyOk() {
+        int status = (inTransaction ? ServerStatus.IN_TRANS : 0)
+                | (Boolean.FALSE.equals(autocommit()) ? 0 : ServerStatus.AUTOCOMMIT);
+        client.writeAndFlush(dev.sluice.proxy.frontend.Replies.ok(client.alloc(), 1, status));
+        phase = Phase.IDLE;
+        next();
+    }
+
+    private void replyErr(int code, String sqlState, String message) {
+        client.writeAndFlush(dev.sluice.proxy.frontend.Replies.err(client.alloc(), 1, code, sqlState, message));
+        phase = Phase.IDLE;
+        next();
+    }
+
+    /** The command cannot run: ERR to the client, the session goes on. */
+    private void failCommand(Command command, int code, String sqlState, String message) {
+        command.frame().release();
+        current = null;
+        replyErr(code, sqlState == null ? "HY000" : sqlState, message);
+    }
+
+    /** Ends the session, with a last ERR when a sequence id is given. */
+    private void end(int sequenceId, int code, String sqlState, String message) {
+        phase = Phase.ENDED;
+        if (sequenceId >= 0) {
+            client.writeAndFlush(dev.sluice.proxy.frontend.Replies.err(client.alloc(), sequenceId, code, sqlState, message))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            client.close();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+            if (phase == Phase.IDLE) {
+                ctx.close();
+            }
+            return;
+        }
+        if (evt instanceof IdleStateEvent && phase == Phase.IDLE) {
+            end(0, 4031, "HY000", "The client was disconnected by the server because of inactivity (client_idle: "
+                    + runtime.config().timeouts().clientIdle() + ")");
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (bound != null) {
+            bound.channel().config().setAutoRead(client.isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        phase = Phase.ENDED;
+        queue.forEach(ReferenceCountUtil::release);
+        queue.clear();
+        if (current != null) {
+            current.frame().release();
+            current = null;
+        }
+        statements.closeAll(bound);
+        if (bound != null) {
+            BackendConnection connection = bound;
+            bound = null;
+            connection.channel().config().setAutoRead(true);
+            boolean clean = !inTransaction && pins.isEmpty() && connection.idle();
+            if (clean) {
+                boundPool.releaseTracked(connection);
+            } else {
+                // A transaction or pinned state would leak into the next session: reset it first.
+                boundPool.release(connection);
+            }
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.debug("session {} failed", client.remoteAddress(), cause);
+        if (phase != Phase.ENDED) {
+            end(0, 1047, "08S01", "Malformed packet: " + cause.getMessage());
+        }
+    }
+
+    /** Pins held now, for stats and tests. */
+    public Set<PinReason> pins() {
+        return EnumSet.copyOf(pins.isEmpty() ? EnumSet.noneOf(PinReason.class) : pins);
+    }
+
+    public boolean holdsConnection() {
+        return bound != null;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.BackendConnection;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One session's prepared statements under the proxy's own ids, which the client keeps while the
+ * statements move between backend connections (each with its own backend ids).
+ */
+final class SplitStatements {
+
+    /** MariaDB: "the statement prepared last on this connection", for pipelined prepare + execute. */
+    private static final long LAST_PREPARED = 0xFFFF_FFFFL;
+    /** Offset of the statement id in a COM_STMT_* frame and in COM_STMT_PREPARE_OK. */
+    private static final int ID_OFFSET = Packet.HEADER_SIZE + 1;
+
+    private final Map<Long, ProxyStatement> byId = new HashMap<>();
+    private long nextId = 1;
+    private long pendingId = -1;
+    private ProxyStatement lastPrepared;
+
+    int size() {
+        return byId.size();
+    }
+
+    /** The statement a COM_STMT_* frame names, or null. */
+    ProxyStatement lookup(ByteBuf frame) {
+        if (RawPacketDecoder.payloadLength(frame) < 5) {
+            return null;
+        }
+        long id = frame.getUnsignedIntLE(frame.readerIndex() + ID_OFFSET);
+        return id == LAST_PREPARED ? lastPrepared : byId.get(id);
+    }
+
+    /** Puts the proxy's id into the COM_STMT_PREPARE_OK about to reach the client. */
+    void rewritePrepareOk(ByteBuf frame) {
+        if (RawPacketDecoder.payloadLength(frame) < 12 || frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE) != 0) {
+            return;
+        }
+        pendingId = nextId++;
+        frame.setIntLE(frame.readerIndex() + ID_OFFSET, (int) pendingId);
+    }
+
+    /** The prepare succeeded on {@code connection}: the statement now exists under its proxy id. */
+    ProxyStatement registerPrepared(ByteBuf prepareFrame, RoutedStatement route, Response response,
+                                    BackendConnection connection) {
+        if (pendingId < 0) {
+            return null;
+        }
+        ByteBuf payload = RawPacketDecoder.payload(prepareFrame);
+        byte[] sql = ByteBufUtil.getBytes(payload, payload.readerIndex() + 1, payload.readableBytes() - 1);
+        ProxyStatement statement = new ProxyStatement(pendingId, sql, route, response.params(), response.columns());
+        pendingId = -1;
+        byId.put(statement.id, statement);
+        connection.statements().add(statement, response.statementId());
+        lastPrepared = statement;
+        return statement;
+    }
+
+    /** COM_STMT_CLOSE: forgets the statement here and closes it on every connection (deferred). */
+    void close(ByteBuf frame, BackendConnection bound) {
+        ProxyStatement statement = lookup(frame);
+        if (statement == null) {
+            return;
+        }
+        byId.remove(statement.id);
+        if (lastPrepared == statement) {
+            lastPrepared = null;
+        }
+        closeEverywhere(statement);
+    }
+
+    /** The session ends or resets: every statement goes. */
+    void closeAll(BackendConnection bound) {
+        for (ProxyStatement statement : byId.values()) {
+            closeEverywhere(statement);
+        }
+        byId.clear();
+        lastPrepared = null;
+    }
+
+    private static void closeEverywhere(ProxyStatement statement) {
+        List<BackendConnection> connections = new ArrayList<>(statement.backendIds().keySet());
+        for (BackendConnection connection : connections) {
+            if (connection.statements() != null) {
+                connection.statements().close(statement);
+            }
+        }
+    }
+}

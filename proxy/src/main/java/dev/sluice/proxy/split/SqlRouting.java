@@ -1,0 +1,121 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.proxy.sql.Classification;
+import dev.sluice.proxy.sql.SessionEffect;
+import dev.sluice.proxy.sql.SqlMode;
+import dev.sluice.proxy.sql.StatementClassifier;
+import dev.sluice.proxy.sql.TransactionEffect;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Turns the SQL classifier's findings into routing: where a statement may run, which state it
+ * ties to its connection, which it releases.
+ */
+final class SqlRouting {
+
+    /** The classifier reuses buffers, so each event loop has its own. */
+    private static final FastThreadLocal<StatementClassifier> CLASSIFIER = new FastThreadLocal<>() {
+        @Override
+        protected StatementClassifier initialValue() {
+            return new StatementClassifier();
+        }
+    };
+
+    private SqlRouting() {
+    }
+
+    /** Routing for the SQL of a COM_QUERY or COM_STMT_PREPARE frame. */
+    static RoutedStatement forQuery(ByteBuf frame, SessionVariables session) {
+        int length = RawPacketDecoder.payloadLength(frame) - 1;
+        int offset = frame.readerIndex() + Packet.HEADER_SIZE + 1;
+        byte[] sql;
+        int start;
+        if (frame.hasArray()) {
+            sql = frame.array();
+            start = frame.arrayOffset() + offset;
+        } else {
+            sql = ByteBufUtil.getBytes(frame, offset, length, false);
+            start = 0;
+        }
+        Classification classification = CLASSIFIER.get().classify(sql, start, length,
+                charset(session.variable("character_set_client")), sqlMode(session.variable("sql_mode")));
+        return route(classification);
+    }
+
+    static RoutedStatement route(Classification c) {
+        Set<PinReason> pins = EnumSet.noneOf(PinReason.class);
+        Set<PinReason> releases = EnumSet.noneOf(PinReason.class);
+        boolean readsConnectionState = false;
+        for (SessionEffect effect : c.sessionEffects()) {
+            switch (effect) {
+                case TEMPORARY_TABLE_CREATE -> pins.add(PinReason.TEMPORARY_TABLE);
+                case USER_LOCK_ACQUIRE -> pins.add(PinReason.USER_LOCK);
+                case TABLE_LOCK -> pins.add(PinReason.LOCK_TABLES);
+                case TABLE_UNLOCK -> releases.add(PinReason.LOCK_TABLES);
+                case USER_VARIABLE_WRITE -> pins.add(PinReason.USER_VARIABLE);
+                case LAST_INSERT_ID_SET -> pins.add(PinReason.LAST_INSERT_ID);
+                case SEQUENCE_NEXT -> pins.add(PinReason.SEQUENCE);
+                case SQL_PREPARE -> pins.add(PinReason.SQL_PREPARED_STATEMENT);
+                case HANDLER_OPEN -> pins.add(PinReason.HANDLER);
+                case XA_BEGIN -> pins.add(PinReason.XA_TRANSACTION);
+                case XA_FINISH -> releases.add(PinReason.XA_TRANSACTION);
+                case UNREPLAYABLE_VARIABLE -> pins.add(PinReason.UNREPLAYABLE_VARIABLE);
+                case ROLE_SET -> pins.add(PinReason.ROLE);
+                // Each needs the connection an earlier statement left something on: where the
+                // session is bound it runs there anyway; otherwise the primary is the best guess.
+                case USER_VARIABLE_READ, FOUND_ROWS_READ, LAST_INSERT_ID_READ, ROW_COUNT_READ, DIAGNOSTICS_READ,
+                     CONNECTION_ID_READ, SEQUENCE_LAST_READ, SQL_EXECUTE, HANDLER_READ, XA_CONTINUE ->
+                        readsConnectionState = true;
+                // Temporary tables, user locks, SQL prepared statements and handlers may outlive one
+                // drop or release (there may be several): those pins stay until the session resets.
+                default -> {
+                }
+            }
+        }
+        boolean readOnlyTransaction = c.transactionEffect() == TransactionEffect.BEGIN_READ_ONLY;
+        Target target = switch (c.hint()) {
+            case PRIMARY -> Target.PRIMARY;
+            case REPLICA -> Target.REPLICA;
+            case NONE -> (c.readOnly() || readOnlyTransaction) && !readsConnectionState ? Target.REPLICA : Target.PRIMARY;
+        };
+        return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC));
+    }
+
+    private static SqlMode sqlMode(String sqlMode) {
+        return sqlMode == null ? SqlMode.DEFAULT : SqlMode.fromSqlModeVariable(sqlMode);
+    }
+
+    /** The Java charset for a MySQL character set name; UTF-8 when unknown. */
+    static Charset charset(String mysqlName) {
+        if (mysqlName == null || mysqlName.isEmpty()) {
+            return StandardCharsets.UTF_8;
+        }
+        String name = mysqlName.toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case "utf8", "utf8mb3", "utf8mb4" -> StandardCharsets.UTF_8;
+            case "latin1" -> Charset.forName("windows-1252");
+            case "ascii" -> StandardCharsets.US_ASCII;
+            case "binary" -> StandardCharsets.ISO_8859_1;
+            case "sjis" -> Charset.forName("Shift_JIS");
+            case "cp932" -> Charset.forName("windows-31j");
+            case "euckr" -> Charset.forName("EUC-KR");
+            case "ujis" -> Charset.forName("EUC-JP");
+            default -> {
+                try {
+                    yield Charset.forName(name);
+                } catch (IllegalArgumentException e) {
+                    yield StandardCharsets.UTF_8;
+                }
+            }
+        };
+    }
+}
