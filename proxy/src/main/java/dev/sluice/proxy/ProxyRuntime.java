@@ -47,6 +47,9 @@ public final class ProxyRuntime {
      */
     private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
+    private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile dev.sluice.proxy.observe.StatementObserver observer = dev.sluice.proxy.observe.StatementObserver.NONE;
 
     ProxyRuntime(SluiceConfig config, List<Backend> backends, Router router, BackendConnector connector,
                  RsaKeyPair rsaKeys, SslContext clientTls, SslContext backendTls, ChannelGroup clients) {
@@ -165,6 +168,21 @@ public final class ProxyRuntime {
     public ServerIdentity serverIdentity() {
         ServerIdentity seen = connector.lastIdentity();
         return seen != null ? seen : ServerIdentity.UNKNOWN;
+    }
+
+    /** Everything that watches statements (stats, digests, capture), as one. */
+    public dev.sluice.proxy.observe.StatementObserver observer() {
+        return observer;
+    }
+
+    public void addObserver(dev.sluice.proxy.observe.StatementObserver added) {
+        observers.add(added);
+        observer = dev.sluice.proxy.observe.CompositeObserver.of(observers);
+    }
+
+    public void removeObserver(dev.sluice.proxy.observe.StatementObserver removed) {
+        observers.remove(removed);
+        observer = dev.sluice.proxy.observe.CompositeObserver.of(observers);
     }
 
     public boolean shuttingDown() {

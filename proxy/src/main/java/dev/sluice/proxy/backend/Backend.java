@@ -16,6 +16,17 @@ public final class Backend {
     private static final long MAX_BACKOFF_NANOS = 30_000_000_000L;
 
     private final BackendConfig config;
+
+    /**
+     * ONLINE takes new work. SHUNNED: the health checker found it failing. DRAINING: the admin
+     * wants it emptied (sessions on it finish, nothing new comes). OFFLINE: the admin took it out.
+     */
+    public enum State {
+        ONLINE, SHUNNED, DRAINING, OFFLINE
+    }
+
+    private volatile State state = State.ONLINE;
+    private volatile int weight;
     private final AtomicInteger openConnections = new AtomicInteger();
     private final AtomicInteger activeSessions = new AtomicInteger();
     private final LongAdder queries = new LongAdder();
@@ -34,6 +45,23 @@ public final class Backend {
 
     public Backend(BackendConfig config) {
         this.config = config;
+        this.weight = config.weight();
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public void state(State newState) {
+        this.state = newState;
+    }
+
+    /** Changes the weight at run time (admin); 0 takes the backend out of every balancer. */
+    public void weight(int newWeight) {
+        if (newWeight < 0) {
+            throw new IllegalArgumentException("weight: " + newWeight + " (expected: >= 0)");
+        }
+        this.weight = newWeight;
     }
 
     public BackendConfig config() {
@@ -45,16 +73,16 @@ public final class Backend {
     }
 
     public int weight() {
-        return config.weight();
+        return weight;
     }
 
     public boolean isPrimary() {
         return config.isPrimary();
     }
 
-    /** False while the backend is being retried after refusing connections. */
+    /** True when the backend takes new work: ONLINE, and not on backoff after refusing connections. */
     public boolean available(long nowNanos) {
-        return nowNanos - unavailableUntilNanos >= 0 || unavailableUntilNanos == 0;
+        return state == State.ONLINE && (unavailableUntilNanos == 0 || nowNanos - unavailableUntilNanos >= 0);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.observe.SessionInfo;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * and, through the backend connection's tracker, where responses end.
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter
-        implements ResponseListener, BackendConnection.WritabilityAware {
+        implements ResponseListener, BackendConnection.WritabilityAware, SessionInfo {
 
     private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
 
@@ -36,6 +37,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private final long maxPacketSize;
 
     private final long connectionId;
+    private final long sessionId;
+    private final String user;
+    /** What observers asked to get back with each pending response, in order ({@link #NO_TOKEN} for null). */
+    private final java.util.ArrayDeque<Object> tokens = new java.util.ArrayDeque<>();
+    private static final Object NO_TOKEN = new Object();
+    private java.util.Map<Object, Object> attributes;
 
     private boolean continuation;
     private long commandSize;
@@ -49,7 +56,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private boolean changedUser;
 
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool) {
-        this(runtime, client, backend, pool, -1);
+        this(runtime, client, backend, pool, -1, null);
     }
 
     /**
@@ -57,8 +64,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
      * backend's own (pass-through): only then are KILL statements left as they are.
      */
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
-                         long connectionId) {
+                         long connectionId, String user) {
         this.connectionId = connectionId;
+        this.sessionId = connectionId >= 0 ? connectionId : runtime.nextConnectionId();
+        this.user = user;
         this.runtime = runtime;
         this.client = client;
         this.backend = backend;
@@ -69,6 +78,45 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (connectionId >= 0) {
             runtime.registerSession(connectionId, this);
         }
+        runtime.observer().onSessionStart(this);
+    }
+
+    @Override
+    public long sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public String user() {
+        return user;
+    }
+
+    @Override
+    public java.net.SocketAddress clientAddress() {
+        return client.remoteAddress();
+    }
+
+    @Override
+    public String schema() {
+        return backend.schema();
+    }
+
+    @Override
+    public java.util.Set<String> pins() {
+        return java.util.Set.of();
+    }
+
+    @Override
+    public String backendName() {
+        return backend.backend().name();
+    }
+
+    @Override
+    public java.util.Map<Object, Object> attributes() {
+        if (attributes == null) {
+            attributes = new java.util.HashMap<>();
+        }
+        return attributes;
     }
 
     public BackendConnection backend() {
@@ -167,6 +215,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         }
         if (!Commands.expectsNoResponse(command)) {
             pending++;
+            Object token = runtime.observer().onCommand(this, command, frame);
+            tokens.addLast(token == null ? NO_TOKEN : token);
+        } else {
+            runtime.observer().onNoResponseCommand(this, command, frame);
         }
         backend.expect(command, this);
         backend.write(frame);
@@ -191,6 +243,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
         pending--;
+        Object token = tokens.pollFirst();
+        runtime.observer().onResponse(this, token == NO_TOKEN ? null : token, command, backend.backend(), response,
+                latencyNanos);
         responseStarted = false;
         if (pending == 0 && runtime.shuttingDown()) {
             client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
@@ -295,6 +350,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (connectionId >= 0) {
             runtime.unregisterSession(connectionId, this);
         }
+        runtime.observer().onSessionEnd(this);
         if (backend.listener() == this) {
             backend.listener(null);
         }

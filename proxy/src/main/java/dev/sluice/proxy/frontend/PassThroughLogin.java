@@ -48,6 +48,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private long negotiated;
     private int characterSet;
     private String database;
+    private String username;
     private int sequenceOffset;
     private ResponseTracker tracker;
 
@@ -245,6 +246,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         }
         negotiated = capabilities & backendCapabilities;
         characterSet = response.characterSet();
+        username = response.username();
         database = Capabilities.has(capabilities, Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null;
         HandshakeResponse41 relayed = new HandshakeResponse41(capabilities, response.maxPacketSize(),
                 response.characterSet(), response.username(), response.authResponse(), response.database(),
@@ -298,7 +300,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         backendChannel.pipeline().remove("frames");
         backend.connectSucceeded();
         clientCtx.writeAndFlush(frame.retain());
-        clientCtx.pipeline().replace(this, "session", new ClientSession(runtime, clientCtx.channel(), connection, null));
+        clientCtx.pipeline().replace(this, "session", new ClientSession(runtime, clientCtx.channel(), connection, null,
+                -1, username));
         timeout.sessionStarted(clientCtx);
     }
 

@@ -161,9 +161,9 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 // each statement finds its own connection.
                 pool.releaseTracked(connection);
                 ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
-                        response.capabilities(), request, request.schema()));
+                        response.capabilities(), request, request.schema(), connectionId));
             } else {
-                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId));
+                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, user.name()));
             }
             timeout.sessionStarted(ctx);
             ctx.channel().config().setAutoRead(true);

@@ -14,6 +14,7 @@ import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.observe.SessionInfo;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p>Commands are handled one at a time: frames that arrive while one is in progress wait in a
  * queue (and the client is not read meanwhile), which keeps pipelining clients correct.
  */
-public final class SplitSession extends ChannelInboundHandlerAdapter implements ResponseListener {
+public final class SplitSession extends ChannelInboundHandlerAdapter implements ResponseListener, SessionInfo {
 
     private static final Logger log = LoggerFactory.getLogger(SplitSession.class);
 
@@ -55,6 +56,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final SessionVariables desired;
     private final long maxPacketSize;
     private LoginRequest login;
+    private final long sessionId;
+    private java.util.Map<Object, Object> attributes;
+    /** What observers asked to get back with the response in flight. */
+    private Object token;
+    private Backend currentBackend;
 
     private Phase phase = Phase.IDLE;
     private BackendConnection bound;
@@ -71,13 +77,55 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     public SplitSession(ProxyRuntime runtime, Channel client, long clientCapabilities, LoginRequest login,
-                        String schema) {
+                        String schema, long sessionId) {
+        this.sessionId = sessionId;
         this.runtime = runtime;
         this.client = client;
         this.clientCapabilities = clientCapabilities;
         this.login = login;
         this.desired = new SessionVariables(schema);
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
+        runtime.observer().onSessionStart(this);
+    }
+
+    @Override
+    public long sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public String user() {
+        return login.user();
+    }
+
+    @Override
+    public java.net.SocketAddress clientAddress() {
+        return client.remoteAddress();
+    }
+
+    @Override
+    public String schema() {
+        return desired.schema();
+    }
+
+    @Override
+    public Set<String> pins() {
+        Set<String> labels = new java.util.TreeSet<>();
+        pins.forEach(pin -> labels.add(pin.label()));
+        return labels;
+    }
+
+    @Override
+    public String backendName() {
+        return bound == null ? null : bound.backend().name();
+    }
+
+    @Override
+    public java.util.Map<Object, Object> attributes() {
+        if (attributes == null) {
+            attributes = new java.util.HashMap<>();
+        }
+        return attributes;
     }
 
     // ---- client side ----
@@ -316,8 +364,14 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
         }
         current = command;
+        currentBackend = connection.backend();
         phase = Phase.IN_FLIGHT;
         responseStarted = false;
+        if (Commands.expectsNoResponse(command.code())) {
+            runtime.observer().onNoResponseCommand(this, command.code(), frame);
+        } else {
+            token = runtime.observer().onCommand(this, command.code(), frame);
+        }
         connection.expect(command.code(), this);
         connection.write(frame);
         connection.flush();
@@ -364,12 +418,17 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         if (untracked && !explained && current != null && current.route().pins().isEmpty()) {
             // Something changed that no tracker names (a user variable in a procedure, say):
             // correctness first, the session stays where that state is.
-            pins.add(PinReason.UNTRACKED_STATE);
+            if (pins.add(PinReason.UNTRACKED_STATE)) {
+                runtime.observer().onPinned(this, PinReason.UNTRACKED_STATE.label());
+            }
         }
     }
 
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
+        Object forObserver = token;
+        token = null;
+        runtime.observer().onResponse(this, forObserver, command, currentBackend, response, latencyNanos);
         finish(response);
     }
 
@@ -418,7 +477,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             keepForNext = true;
         }
         if (!response.isError()) {
-            pins.addAll(command.route().pins());
+            for (PinReason pin : command.route().pins()) {
+                if (pins.add(pin)) {
+                    runtime.observer().onPinned(this, pin.label());
+                }
+            }
             pins.removeAll(command.route().releases());
             if (response.lastInsertId() > 0 && command.code() == Commands.COM_QUERY) {
                 // LAST_INSERT_ID() right after an insert reads this connection's value.
@@ -426,7 +489,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             }
         }
         if (response.cursorExists()) {
-            pins.add(PinReason.OPEN_CURSOR);
+            if (pins.add(PinReason.OPEN_CURSOR)) {
+                runtime.observer().onPinned(this, PinReason.OPEN_CURSOR.label());
+            }
         } else if (command.code() == Commands.COM_STMT_FETCH && response.lastRowSent()) {
             pins.remove(PinReason.OPEN_CURSOR);
         }
@@ -543,6 +608,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         phase = Phase.ENDED;
+        runtime.observer().onSessionEnd(this);
         queue.forEach(ReferenceCountUtil::release);
         queue.clear();
         if (current != null) {
@@ -571,11 +637,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         if (phase != Phase.ENDED) {
             end(0, 1047, "08S01", "Malformed packet: " + cause.getMessage());
         }
-    }
-
-    /** Pins held now, for stats and tests. */
-    public Set<PinReason> pins() {
-        return EnumSet.copyOf(pins.isEmpty() ? EnumSet.noneOf(PinReason.class) : pins);
     }
 
     public boolean holdsConnection() {

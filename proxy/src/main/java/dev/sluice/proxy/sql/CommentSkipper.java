@@ -39,10 +39,15 @@ final class CommentSkipper {
         int pos = from;
         while (pos < limit) {
             char c = text.charAt(pos);
-            char n = charAt(pos + 1);
             if (SqlChars.isSpace(c)) {
                 pos++;
-            } else if (c == '#') {
+                continue;
+            }
+            if (c > '/') {
+                break; // no comment starts with a character above '/'
+            }
+            char n = charAt(pos + 1);
+            if (c == '#') {
                 pos = lineComment(pos + 1);
             } else if (c == '-' && n == '-' && (pos + 2 >= limit || SqlChars.isControlOrSpace(text.charAt(pos + 2)))) {
                 pos = lineComment(pos + 2);

@@ -1,6 +1,8 @@
 package dev.sluice.proxy.sql;
 
 import java.nio.charset.Charset;
+import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Query digests: statements normalized so that the ones differing only in literals, spacing,
@@ -49,12 +51,18 @@ public final class Digest {
         return normalize(sql, SqlMode.DEFAULT);
     }
 
+    /** @throws NullPointerException when {@code sql} or {@code mode} is null */
     public String normalize(CharSequence sql, SqlMode mode) {
         String text = fill(sql, mode).toString();
         release();
         return text;
     }
 
+    /**
+     * Normalizes text given as bytes, read in place for UTF-8 and single-byte charsets.
+     *
+     * @throws IndexOutOfBoundsException when {@code offset} and {@code length} are not within the array
+     */
     public String normalize(byte[] sql, int offset, int length, Charset charset, SqlMode mode) {
         return normalize(text(sql, offset, length, charset), mode);
     }
@@ -70,6 +78,7 @@ public final class Digest {
         return hash;
     }
 
+    /** @throws IndexOutOfBoundsException when {@code offset} and {@code length} are not within the array */
     public long fingerprint(byte[] sql, int offset, int length, Charset charset, SqlMode mode) {
         return fingerprint(text(sql, offset, length, charset), mode);
     }
@@ -113,17 +122,20 @@ public final class Digest {
 
     /** 16 upper-case hex digits, as pt-query-digest prints its checksums (without the 0x). */
     public static String hex(long hash) {
-        String digits = Long.toHexString(hash).toUpperCase(java.util.Locale.ROOT);
+        String digits = Long.toHexString(hash).toUpperCase(Locale.ROOT);
         return "0".repeat(16 - digits.length()) + digits;
     }
 
     private CharSequence text(byte[] sql, int offset, int length, Charset charset) {
+        Objects.checkFromIndexSize(offset, length, sql.length);
         return ByteSqlText.readableInPlace(charset)
                 ? bytes.reset(sql, offset, length, charset)
                 : new String(sql, offset, length, charset);
     }
 
     private StringBuilder fill(CharSequence sql, SqlMode mode) {
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(mode, "mode");
         buffer.setLength(0);
         writer.normalize(sql, mode, buffer);
         if (buffer.length() > maxLength) {

@@ -1,7 +1,6 @@
 package dev.sluice.proxy.sql;
 
 import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * Looks at every token of one statement, at any depth, for what stops it from being read-only
@@ -32,13 +31,18 @@ final class FeatureScanner {
     /** When a WORD before {@code (} is checked as a function call. */
     enum Calls { NEVER, AFTER_SELECT, ALWAYS }
 
-    /** Reserved words that a read-only statement never contains outside quotes. */
-    private static final Set<Keyword> WRITE_WORDS = EnumSet.of(
-            Keyword.INSERT, Keyword.UPDATE, Keyword.DELETE, Keyword.REPLACE, Keyword.CREATE,
-            Keyword.DROP, Keyword.ALTER, Keyword.TRUNCATE, Keyword.RENAME, Keyword.GRANT,
-            Keyword.REVOKE, Keyword.LOAD, Keyword.CALL, Keyword.LOCK, Keyword.UNLOCK, Keyword.SET,
-            Keyword.INTO, Keyword.OUTFILE, Keyword.DUMPFILE, Keyword.PROCEDURE, Keyword.PURGE,
-            Keyword.KILL, Keyword.OPTIMIZE, Keyword.CHANGE, Keyword.RELEASE);
+    /** Reserved words that a read-only statement never contains outside quotes, by ordinal. */
+    private static final boolean[] WRITE_WORDS = new boolean[Keyword.count()];
+
+    static {
+        for (Keyword k : EnumSet.of(Keyword.INSERT, Keyword.UPDATE, Keyword.DELETE, Keyword.REPLACE, Keyword.CREATE,
+                Keyword.DROP, Keyword.ALTER, Keyword.TRUNCATE, Keyword.RENAME, Keyword.GRANT, Keyword.REVOKE,
+                Keyword.LOAD, Keyword.CALL, Keyword.LOCK, Keyword.UNLOCK, Keyword.SET, Keyword.INTO, Keyword.OUTFILE,
+                Keyword.DUMPFILE, Keyword.PROCEDURE, Keyword.PURGE, Keyword.KILL, Keyword.OPTIMIZE, Keyword.CHANGE,
+                Keyword.RELEASE)) {
+            WRITE_WORDS[k.ordinal()] = true;
+        }
+    }
 
     private int blockers;
     private int effects;
@@ -156,7 +160,7 @@ final class FeatureScanner {
             default -> { }
         }
         boolean functionCall = call && KeywordTable.has(k.ordinal(), KeywordTable.FUNCTION);
-        if (WRITE_WORDS.contains(k) && (role & ROLE_WRAPPER) == 0 && !functionCall
+        if (WRITE_WORDS[k.ordinal()] && (role & ROLE_WRAPPER) == 0 && !functionCall
                 && !(k == Keyword.SET && s.prevIs(Keyword.CHARACTER))) {
             blockers |= WRITE_WORD;
         }

@@ -2,6 +2,7 @@ package dev.sluice.proxy.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Replaces passwords in SQL text with {@code '***'} before it is captured or logged:
@@ -32,7 +33,10 @@ public final class Redactor {
         return redact(sql, SqlMode.DEFAULT);
     }
 
+    /** @throws NullPointerException when {@code sql} or {@code mode} is null */
     public static String redact(String sql, SqlMode mode) {
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(mode, "mode");
         TokenStream s = new TokenStream();
         List<int[]> ranges = new ArrayList<>();
         find(s, sql, mode, false, true, ranges);

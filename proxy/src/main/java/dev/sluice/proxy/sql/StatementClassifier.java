@@ -4,6 +4,7 @@ import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -35,11 +36,19 @@ public final class StatementClassifier {
     /** While reading the text another way: an unterminated literal there is a parse error, not a risk. */
     private boolean alternative;
 
+    /** Classifies {@code sql} as a server with the default sql_mode reads it. */
     public Classification classify(CharSequence sql) {
         return classify(sql, SqlMode.DEFAULT);
     }
 
+    /**
+     * Classifies {@code sql} as a session with {@code mode} reads it.
+     *
+     * @throws NullPointerException when {@code sql} or {@code mode} is null
+     */
     public Classification classify(CharSequence sql, SqlMode mode) {
+        Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(mode, "mode");
         Classification first = run(sql, mode.noBackslashEscapes(), mode.ansiQuotes(), true);
         boolean backslash = stream.backslashInQuote();
         boolean versioned = stream.versionedComment();
@@ -75,8 +84,12 @@ public final class StatementClassifier {
      * Classifies text given as bytes. For UTF-8, ASCII and the single-byte charsets the bytes are
      * read in place; other charsets (whose multi-byte characters may contain quote or backslash
      * bytes) are decoded first. The result holds no reference to the array.
+     *
+     * @throws IndexOutOfBoundsException when {@code offset} and {@code length} are not within the array
+     * @throws NullPointerException when an argument is null
      */
     public Classification classify(byte[] sql, int offset, int length, Charset charset, SqlMode mode) {
+        Objects.checkFromIndexSize(offset, length, sql.length);
         if (!ByteSqlText.readableInPlace(charset)) {
             return classify(new String(sql, offset, length, charset), mode);
         }

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -307,6 +308,21 @@ class StatementClassifierTest {
         assertThat(tricky).contains((byte) 0x5C);
         Classification decoded = classifier.classify(tricky, 0, tricky.length, sjis, SqlMode.DEFAULT);
         assertThat(decoded.readOnly()).isTrue();
+    }
+
+    @Test
+    void badArgumentsGetTheDocumentedExceptions() {
+        assertThatThrownBy(() -> classifier.classify((CharSequence) null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("sql");
+        assertThatThrownBy(() -> classifier.classify("SELECT 1", null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("mode");
+        byte[] bytes = "SELECT 1".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> classifier.classify(bytes, 4, 5, StandardCharsets.UTF_8, SqlMode.DEFAULT))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> classifier.classify(bytes, -1, 2, Charset.forName("GBK"), SqlMode.DEFAULT))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(classifier.classify(bytes, 0, bytes.length, StandardCharsets.UTF_8, SqlMode.DEFAULT).readOnly())
+                .as("still usable after a refused call").isTrue();
     }
 
     @Test

@@ -1,0 +1,71 @@
+package dev.sluice.proxy.observe;
+
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.Backend;
+import io.netty.buffer.ByteBuf;
+import java.util.List;
+
+/** Several observers as one; each one's token travels in its slot of an array. */
+public final class CompositeObserver implements StatementObserver {
+
+    private final StatementObserver[] observers;
+
+    private CompositeObserver(List<StatementObserver> observers) {
+        this.observers = observers.toArray(StatementObserver[]::new);
+    }
+
+    public static StatementObserver of(List<StatementObserver> observers) {
+        List<StatementObserver> real = observers.stream().filter(o -> o != StatementObserver.NONE).toList();
+        return switch (real.size()) {
+            case 0 -> StatementObserver.NONE;
+            case 1 -> real.get(0);
+            default -> new CompositeObserver(real);
+        };
+    }
+
+    @Override
+    public void onSessionStart(SessionInfo session) {
+        for (StatementObserver observer : observers) {
+            observer.onSessionStart(session);
+        }
+    }
+
+    @Override
+    public void onSessionEnd(SessionInfo session) {
+        for (StatementObserver observer : observers) {
+            observer.onSessionEnd(session);
+        }
+    }
+
+    @Override
+    public Object onCommand(SessionInfo session, int command, ByteBuf frame) {
+        Object[] tokens = new Object[observers.length];
+        for (int i = 0; i < observers.length; i++) {
+            tokens[i] = observers[i].onCommand(session, command, frame);
+        }
+        return tokens;
+    }
+
+    @Override
+    public void onResponse(SessionInfo session, Object token, int command, Backend backend, Response response,
+                           long latencyNanos) {
+        Object[] tokens = (Object[]) token;
+        for (int i = 0; i < observers.length; i++) {
+            observers[i].onResponse(session, tokens == null ? null : tokens[i], command, backend, response, latencyNanos);
+        }
+    }
+
+    @Override
+    public void onNoResponseCommand(SessionInfo session, int command, ByteBuf frame) {
+        for (StatementObserver observer : observers) {
+            observer.onNoResponseCommand(session, command, frame);
+        }
+    }
+
+    @Override
+    public void onPinned(SessionInfo session, String reason) {
+        for (StatementObserver observer : observers) {
+            observer.onPinned(session, reason);
+        }
+    }
+}
