@@ -22,7 +22,9 @@ final class ConfigReader {
             List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops");
     static final List<String> USER_KEYS = List.of("name", "password");
     static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections");
-    static final List<String> ROUTING_KEYS = List.of("mode", "balancer");
+    static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "primary_window",
+            "gtid_wait_timeout", "rules");
+    static final List<String> RULE_KEYS = List.of("match", "digest", "route");
     static final List<String> LIMITS_KEYS =
             List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size");
     static final List<String> TIMEOUTS_KEYS =
@@ -148,7 +150,45 @@ final class ConfigReader {
                     + " (found: " + (backends.stream().anyMatch(BackendConfig::isPrimary)
                             ? "every primary has weight 0" : "only replicas") + ")"));
         }
-        return new RoutingConfig(mode, balancer);
+        RoutingConfig.ReadYourWrites readYourWrites = routing.scalar("read_your_writes", "off, gtid or primary_window")
+                .flatMap(v -> v.enumValue(RoutingConfig.ReadYourWrites.class)).orElse(RoutingConfig.ReadYourWrites.OFF);
+        Duration primaryWindow = routing.scalar("primary_window", "a duration")
+                .flatMap(v -> v.duration(Duration.ofMillis(1), Duration.ofHours(1)))
+                .orElse(RoutingConfig.DEFAULT_PRIMARY_WINDOW);
+        Duration gtidWait = routing.scalar("gtid_wait_timeout", "a duration")
+                .flatMap(v -> v.duration(Duration.ofMillis(1), Duration.ofMinutes(1)))
+                .orElse(RoutingConfig.DEFAULT_GTID_WAIT_TIMEOUT);
+        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWait, readRules(routing));
+    }
+
+    private List<RoutingRule> readRules(YamlMapping routing) {
+        List<RoutingRule> rules = new ArrayList<>();
+        List<Node> items = routing.list("rules", "rules with match or digest, and route");
+        for (int i = 0; i < items.size(); i++) {
+            int before = problems.count();
+            YamlMapping rule = YamlMapping.open(items.get(i), "routing.rules[" + i + "]", RULE_KEYS, problems, env);
+            Optional<java.util.regex.Pattern> match = rule.scalar("match", "a regular expression")
+                    .flatMap(v -> v.convert(text -> {
+                        try {
+                            return java.util.regex.Pattern.compile(text, java.util.regex.Pattern.CASE_INSENSITIVE);
+                        } catch (java.util.regex.PatternSyntaxException e) {
+                            throw new IllegalArgumentException(Messages.quote(text) + " is not a regular expression ("
+                                    + e.getDescription() + ")");
+                        }
+                    }));
+            Optional<String> digest = rule.scalar("digest", "16 hex digits").map(YamlScalar::text);
+            Optional<RoutingRule.Route> route = rule.required("route", "primary or replica")
+                    .flatMap(v -> v.enumValue(RoutingRule.Route.class));
+            if (match.isEmpty() == digest.isEmpty() && problems.count() == before) {
+                rule.fail("a rule needs exactly one of match and digest");
+            }
+            RoutingRule built = rule.build(before, () -> new RoutingRule(match.orElse(null), digest.orElse(null),
+                    route.get()), null);
+            if (built != null) {
+                rules.add(built);
+            }
+        }
+        return rules;
     }
 
     private LimitsConfig readLimits(YamlMapping limits) {

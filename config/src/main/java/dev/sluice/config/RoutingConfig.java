@@ -1,5 +1,7 @@
 package dev.sluice.config;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,7 +11,29 @@ import java.util.Objects;
  *                 to replicas, everything else to the primary
  * @param balancer how a backend is chosen among the candidates
  */
-public record RoutingConfig(Mode mode, Balancer balancer) {
+public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
+                            Duration gtidWaitTimeout, List<RoutingRule> rules) {
+
+    public static final Duration DEFAULT_PRIMARY_WINDOW = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_GTID_WAIT_TIMEOUT = Duration.ofSeconds(1);
+
+    /**
+     * How a session reads what it just wrote in split mode: off (replicas may lag behind it), gtid
+     * (a read on a replica first waits until that replica has the session's last write, then falls
+     * back to the primary), primary_window (reads go to the primary for a while after a write).
+     */
+    public enum ReadYourWrites {
+        OFF, GTID, PRIMARY_WINDOW;
+
+        public String configName() {
+            return Messages.configName(this);
+        }
+    }
+
+    /** Mode and balancer; the rest at defaults. */
+    public RoutingConfig(Mode mode, Balancer balancer) {
+        this(mode, balancer, ReadYourWrites.OFF, DEFAULT_PRIMARY_WINDOW, DEFAULT_GTID_WAIT_TIMEOUT, List.of());
+    }
 
     public enum Mode {
         SESSION, SPLIT;
@@ -32,6 +56,10 @@ public record RoutingConfig(Mode mode, Balancer balancer) {
     public RoutingConfig {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(balancer, "balancer");
+        Objects.requireNonNull(readYourWrites, "read_your_writes");
+        Objects.requireNonNull(primaryWindow, "primary_window");
+        Objects.requireNonNull(gtidWaitTimeout, "gtid_wait_timeout");
+        rules = List.copyOf(rules);
     }
 
     public static RoutingConfig defaults() {

@@ -76,6 +76,22 @@ public record SluiceConfig(
         return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops);
     }
 
+    public SluiceConfig withRouting(RoutingConfig newRouting) {
+        return new SluiceConfig(listen, users, backends, newRouting, limits, timeouts, tls, eventLoops);
+    }
+
+    public SluiceConfig withLimits(LimitsConfig newLimits) {
+        return new SluiceConfig(listen, users, backends, routing, newLimits, timeouts, tls, eventLoops);
+    }
+
+    public SluiceConfig withTimeouts(TimeoutsConfig newTimeouts) {
+        return new SluiceConfig(listen, users, backends, routing, limits, newTimeouts, tls, eventLoops);
+    }
+
+    public SluiceConfig withTls(TlsConfig newTls) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, newTls, eventLoops);
+    }
+
     private static <T> void requireUniqueNames(String key, List<T> items, Function<T, String> name) {
         Set<String> seen = new HashSet<>();
         for (T item : items) {

@@ -1,0 +1,66 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RoutingRulesTest {
+
+    private static final String BACKENDS = """
+            backends:
+              - address: 127.0.0.1:3306
+              - address: 127.0.0.1:3307
+                role: replica
+            """;
+
+    @Test
+    void readYourWritesAndRules() {
+        SluiceConfig config = ConfigLoader.parse(BACKENDS + """
+                routing:
+                  mode: split
+                  read_your_writes: gtid
+                  gtid_wait_timeout: 250ms
+                  rules:
+                    - match: "^select .* from reports_"
+                      route: replica
+                    - digest: 5f0c1d2e3a4b5c6d
+                      route: primary
+                """, "rules.yaml", Map.of());
+        RoutingConfig routing = config.routing();
+        assertThat(routing.readYourWrites()).isEqualTo(RoutingConfig.ReadYourWrites.GTID);
+        assertThat(routing.gtidWaitTimeout()).isEqualTo(Duration.ofMillis(250));
+        assertThat(routing.primaryWindow()).isEqualTo(RoutingConfig.DEFAULT_PRIMARY_WINDOW);
+        assertThat(routing.rules()).hasSize(2);
+        assertThat(routing.rules().get(0).match().matcher("SELECT x FROM reports_2024").find()).isTrue();
+        assertThat(routing.rules().get(0).route()).isEqualTo(RoutingRule.Route.REPLICA);
+        assertThat(routing.rules().get(1).digest()).isEqualTo("5f0c1d2e3a4b5c6d");
+    }
+
+    @Test
+    void aBadRegularExpressionNamesItsLine() {
+        assertThatThrownBy(() -> ConfigLoader.parse(BACKENDS + """
+                routing:
+                  rules:
+                    - match: "select ("
+                      route: replica
+                """, "rules.yaml", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("rules.yaml:7:")
+                .hasMessageContaining("routing.rules[0].match")
+                .hasMessageContaining("is not a regular expression");
+    }
+
+    @Test
+    void aRuleNeedsExactlyOneOfMatchAndDigest() {
+        assertThatThrownBy(() -> ConfigLoader.parse(BACKENDS + """
+                routing:
+                  rules:
+                    - route: replica
+                """, "rules.yaml", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("a rule needs exactly one of match and digest");
+    }
+}
