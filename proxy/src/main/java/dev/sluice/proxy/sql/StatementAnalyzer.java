@@ -6,8 +6,9 @@ import static dev.sluice.proxy.sql.FeatureScanner.ROLE_WRAPPER;
 /**
  * Reads one statement token by token: first its head (wrappers such as parentheses, WITH,
  * EXPLAIN, SET STATEMENT ... FOR, then the leading keyword that decides the kind, see
- * {@link StatementHeads}), then the few clauses its kind cares about ({@link StatementClauses}). Every token also goes through the
- * {@link FeatureScanner}. Reused for each statement; not thread-safe.
+ * {@link StatementHeads}), then the few clauses its kind cares about ({@link StatementClauses}).
+ * Every token also goes through the {@link FeatureScanner}. Reused for each statement; not
+ * thread-safe. Its fields are the statement's findings, read by the classifier when it ends.
  */
 final class StatementAnalyzer {
 
@@ -16,8 +17,10 @@ final class StatementAnalyzer {
     private enum Cte { NAME, AFTER_NAME, COLUMNS, AS, BODY_OPEN, BODY, AFTER_BODY }
 
     /** Clauses that some kinds read after their head. */
-    enum Detail { NONE, SET, INSERT_TABLE, LOAD_TABLE, CREATE_OBJECT, USE_NAME, TRANSACTION_OPTIONS, COMMIT_OPTIONS,
-        HANDLER_ACTION, FLUSH_LOCK }
+    enum Detail {
+        NONE, SET, INSERT_TABLE, LOAD_TABLE, CREATE_OBJECT, USE_NAME, TRANSACTION_OPTIONS, COMMIT_OPTIONS,
+        HANDLER_ACTION, FLUSH_LOCK
+    }
 
     final FeatureScanner features = new FeatureScanner();
     final SetParser set = new SetParser(features);
