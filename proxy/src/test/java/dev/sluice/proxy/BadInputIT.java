@@ -38,8 +38,7 @@ class BadInputIT {
         TimeoutsConfig defaults = TimeoutsConfig.defaults();
         TimeoutsConfig timeouts = new TimeoutsConfig(defaults.connect(), HANDSHAKE_TIMEOUT, defaults.clientIdle(),
                 defaults.backendQueue(), defaults.poolIdle(), defaults.shutdown(), defaults.backendRetry());
-        proxy = ProxyFixture.start(new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(),
-                limits, timeouts, config.tls(), config.eventLoops()));
+        proxy = ProxyFixture.start(config.withLimits(limits).withTimeouts(timeouts));
     }
 
     @AfterAll

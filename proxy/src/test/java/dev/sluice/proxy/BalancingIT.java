@@ -31,9 +31,7 @@ class BalancingIT {
         MariaDbServer b = cluster.replicas().get(1);
         List<BackendConfig> backends = List.of(weighted(a, weightA), weighted(b, weightB));
         SluiceConfig config = ProxyFixture.config(backends);
-        config = new SluiceConfig(config.listen(), config.users(), config.backends(),
-                new RoutingConfig(RoutingConfig.Mode.SESSION, balancer), config.limits(), config.timeouts(),
-                config.tls(), config.eventLoops());
+        config = config.withRouting(new RoutingConfig(RoutingConfig.Mode.SESSION, balancer));
         return ProxyFixture.start(config);
     }
 

@@ -52,11 +52,9 @@ class LimitsIT {
         SluiceConfig config = ProxyFixture.config(List.of(new BackendConfig(base.name(), base.address(), base.role(),
                 1, backendCap)));
         TimeoutsConfig d = TimeoutsConfig.defaults();
-        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(),
-                new LimitsConfig(maxClients, queue, false, LimitsConfig.MAX_PACKET_SIZE),
-                new TimeoutsConfig(d.connect(), Duration.ofSeconds(60), d.clientIdle(), queueTimeout, d.poolIdle(),
-                        d.shutdown(), d.backendRetry()),
-                config.tls(), config.eventLoops());
+        return config.withLimits(new LimitsConfig(maxClients, queue, false, LimitsConfig.MAX_PACKET_SIZE))
+                .withTimeouts(new TimeoutsConfig(d.connect(), Duration.ofSeconds(60), d.clientIdle(), queueTimeout,
+                        d.poolIdle(), d.shutdown(), d.backendRetry()));
     }
 
     private static int selectOne(Connection c) throws SQLException {

@@ -36,10 +36,8 @@ class ResilienceIT {
 
     private static SluiceConfig withTimeouts(SluiceConfig config, Duration clientIdle, Duration shutdown) {
         TimeoutsConfig d = TimeoutsConfig.defaults();
-        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(), config.limits(),
-                new TimeoutsConfig(d.connect(), d.handshake(), clientIdle, d.backendQueue(), d.poolIdle(), shutdown,
-                        Duration.ofSeconds(10)),
-                config.tls(), config.eventLoops());
+        return config.withTimeouts(new TimeoutsConfig(d.connect(), d.handshake(), clientIdle, d.backendQueue(),
+                d.poolIdle(), shutdown, Duration.ofSeconds(10)));
     }
 
     private static long select(Connection c, String sql) throws SQLException {

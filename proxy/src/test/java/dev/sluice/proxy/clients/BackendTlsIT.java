@@ -32,8 +32,7 @@ class BackendTlsIT {
 
     private static SluiceConfig backendTls(SluiceConfig config) {
         TlsConfig tls = new TlsConfig(config.tls().client(), new BackendTlsConfig(true, false, Optional.empty()));
-        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(), config.limits(),
-                config.timeouts(), tls, config.eventLoops());
+        return config.withTls(tls);
     }
 
     @ParameterizedTest

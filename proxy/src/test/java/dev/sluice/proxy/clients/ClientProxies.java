@@ -38,17 +38,15 @@ final class ClientProxies {
 
     static SluiceConfig localInfile(SluiceConfig config, boolean allowed) {
         LimitsConfig limits = config.limits();
-        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(),
-                new LimitsConfig(limits.maxClientConnections(), limits.backendQueueSize(), allowed, limits.maxPacketSize()),
-                config.timeouts(), config.tls(), config.eventLoops());
+        return config.withLimits(new LimitsConfig(limits.maxClientConnections(), limits.backendQueueSize(), allowed,
+                limits.maxPacketSize()));
     }
 
     /** TLS towards clients with the self-signed certificate the proxy generates at start. */
     static SluiceConfig clientTls(SluiceConfig config, boolean required) {
         TlsConfig tls = new TlsConfig(new ClientTlsConfig(true, Optional.empty(), Optional.empty(), required),
                 config.tls().backend());
-        return new SluiceConfig(config.listen(), config.users(), config.backends(), config.routing(), config.limits(),
-                config.timeouts(), tls, config.eventLoops());
+        return config.withTls(tls);
     }
 
     /** A Connector/J URL without credentials; TLS off unless {@code options} say otherwise. */

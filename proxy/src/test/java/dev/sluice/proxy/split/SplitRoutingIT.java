@@ -28,10 +28,8 @@ class SplitRoutingIT {
     private static ProxyServer proxy;
 
     static SluiceConfig splitConfig(MariaDbCluster cluster) {
-        SluiceConfig c = ProxyFixture.config(ProxyFixture.backends(cluster));
-        return new SluiceConfig(c.listen(), c.users(), c.backends(),
-                new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN), c.limits(), c.timeouts(),
-                c.tls(), c.eventLoops());
+        return ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN));
     }
 
     @BeforeAll
