@@ -19,7 +19,8 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 final class ConfigReader {
 
     static final List<String> TOP_KEYS =
-            List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops");
+            List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops", "admin", "health",
+                    "stats");
     static final List<String> USER_KEYS = List.of("name", "password");
     static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections");
     static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "primary_window",
@@ -55,9 +56,13 @@ final class ConfigReader {
         TlsConfig tls = new TlsReader(problems, baseDir).read(top.section("tls", TlsReader.TLS_KEYS));
         int eventLoops = top.scalar("event_loops", "an integer >= 0")
                 .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(0);
+        OperationsReader operations = new OperationsReader(problems);
+        AdminConfig admin = operations.readAdmin(top.section("admin", OperationsReader.ADMIN_KEYS));
+        HealthConfig health = operations.readHealth(top.section("health", OperationsReader.HEALTH_KEYS));
+        StatsConfig stats = operations.readStats(top.section("stats", OperationsReader.STATS_KEYS));
         problems.throwIfAny();
-        SluiceConfig config = top.build(problems.count(),
-                () -> new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops), null);
+        SluiceConfig config = top.build(problems.count(), () -> new SluiceConfig(listen, users, backends, routing, limits,
+                timeouts, tls, eventLoops, admin, health, stats), null);
         problems.throwIfAny();
         return config;
     }

@@ -89,7 +89,8 @@ public final class QuickStart {
             throw new ConfigException(problems);
         }
         try {
-            return SluiceConfig.defaults().withBackends(name(specs, explicitNames)).withUsers(users);
+            return SluiceConfig.defaults().withBackends(name(specs, explicitNames)).withUsers(users)
+                    .withAdmin(AdminConfig.defaults()).withHealth(HealthConfig.defaults());
         } catch (IllegalArgumentException e) {
             throw new ConfigException(List.of(ConfigProblem.unplaced(BACKEND_FLAG, "", e.getMessage())), e);
         }

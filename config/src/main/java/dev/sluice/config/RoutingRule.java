@@ -23,9 +23,11 @@ public record RoutingRule(Pattern match, String digest, Route route) {
         if ((match == null) == (digest == null)) {
             throw new IllegalArgumentException("a rule needs exactly one of match and digest");
         }
-        if (digest != null && !digest.matches("[0-9a-f]{16}")) {
+        if (digest != null && !digest.matches("[0-9a-fA-F]{16}")) {
             throw new IllegalArgumentException("digest: " + Messages.quote(digest) + " (expected: 16 hex digits)");
         }
+        // Stats print digests in upper case, as pt-query-digest prints its checksums.
+        digest = digest == null ? null : digest.toUpperCase(java.util.Locale.ROOT);
     }
 
     @Override

@@ -16,6 +16,9 @@ import java.util.function.Function;
  * @param users      accounts the proxy authenticates; none means pass-through auth
  * @param backends   MySQL servers, unique by name
  * @param eventLoops Netty event loop threads; 0 means one per core
+ * @param admin      the admin ports (HTTP and MySQL protocol)
+ * @param health     health checks of the backends
+ * @param stats      what is counted beyond the per-backend figures
  */
 public record SluiceConfig(
         HostPort listen,
@@ -25,7 +28,10 @@ public record SluiceConfig(
         LimitsConfig limits,
         TimeoutsConfig timeouts,
         TlsConfig tls,
-        int eventLoops) {
+        int eventLoops,
+        AdminConfig admin,
+        HealthConfig health,
+        StatsConfig stats) {
 
     public SluiceConfig {
         Objects.requireNonNull(listen, "listen");
@@ -35,6 +41,9 @@ public record SluiceConfig(
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(timeouts, "timeouts");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(admin, "admin");
+        Objects.requireNonNull(health, "health");
+        Objects.requireNonNull(stats, "stats");
         requireUniqueNames("users", users, UserConfig::name);
         requireUniqueNames("backends", backends, BackendConfig::name);
         if (eventLoops < 0) {
@@ -45,7 +54,21 @@ public record SluiceConfig(
         }
     }
 
-    /** Default settings and no users or backends. */
+    /**
+     * A config built in code: no admin ports and no health checks (a file or the quick-start flags
+     * get both by default), default stats.
+     */
+    public SluiceConfig(HostPort listen, List<UserConfig> users, List<BackendConfig> backends, RoutingConfig routing,
+                        LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops) {
+        this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, AdminConfig.disabled(),
+                HealthConfig.disabled(), StatsConfig.defaults());
+    }
+
+    /**
+     * Default settings and no users or backends. For embedding and tests, the admin ports and health
+     * checks are off here (see {@link #withAdmin} and {@link #withHealth}); a config file or the
+     * quick-start flags turn both on by default.
+     */
     public static SluiceConfig defaults() {
         return new SluiceConfig(HostPort.defaultListen(), List.of(), List.of(), RoutingConfig.defaults(),
                 LimitsConfig.defaults(), TimeoutsConfig.defaults(), TlsConfig.defaults(), 0);
@@ -65,15 +88,27 @@ public record SluiceConfig(
     }
 
     public SluiceConfig withListen(HostPort newListen) {
-        return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops);
+        return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats);
     }
 
     public SluiceConfig withUsers(List<UserConfig> newUsers) {
-        return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops);
+        return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats);
     }
 
     public SluiceConfig withBackends(List<BackendConfig> newBackends) {
-        return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops);
+        return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops, admin, health, stats);
+    }
+
+    public SluiceConfig withAdmin(AdminConfig newAdmin) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, newAdmin, health, stats);
+    }
+
+    public SluiceConfig withHealth(HealthConfig newHealth) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, newHealth, stats);
+    }
+
+    public SluiceConfig withStats(StatsConfig newStats) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, newStats);
     }
 
     public SluiceConfig withRouting(RoutingConfig newRouting) {

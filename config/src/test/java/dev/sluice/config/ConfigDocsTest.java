@@ -65,6 +65,12 @@ class ConfigDocsTest {
                         Optional.of(Path.of("/etc/sluice/server-key.pem")), false),
                 new BackendTlsConfig(false, false, Optional.of(Path.of("/etc/sluice/ca.pem")))));
         assertThat(example.eventLoops()).isEqualTo(defaults.eventLoops());
+        assertThat(example.admin()).isEqualTo(AdminConfig.defaults());
+        HealthConfig health = HealthConfig.defaults();
+        assertThat(example.health()).isEqualTo(new HealthConfig(health.enabled(), health.interval(), health.timeout(),
+                health.failAfter(), health.recoverAfter(), health.maxReplicationLag(), Optional.of("monitor"),
+                Optional.of("monitor")));
+        assertThat(example.stats()).isEqualTo(StatsConfig.defaults());
     }
 
     @Test
@@ -83,6 +89,9 @@ class ConfigDocsTest {
         assertThat(tables.get("timeouts")).containsOnlyKeys(ConfigReader.TIMEOUTS_KEYS);
         assertThat(tables.get("tls.client")).containsOnlyKeys(TlsReader.CLIENT_KEYS);
         assertThat(tables.get("tls.backend")).containsOnlyKeys(TlsReader.BACKEND_KEYS);
+        assertThat(tables.get("admin")).containsOnlyKeys(OperationsReader.ADMIN_KEYS);
+        assertThat(tables.get("health")).containsOnlyKeys(OperationsReader.HEALTH_KEYS);
+        assertThat(tables.get("stats")).containsOnlyKeys(OperationsReader.STATS_KEYS);
     }
 
     /** Writing each documented default explicitly must give the same config as leaving it out. */
@@ -101,7 +110,7 @@ class ConfigDocsTest {
                 checked++;
             }
         }
-        assertThat(checked).as("rows with a default checked").isGreaterThanOrEqualTo(23);
+        assertThat(checked).as("rows with a default checked").isGreaterThanOrEqualTo(36);
     }
 
     @Test

@@ -82,7 +82,7 @@ class ConfigLoaderTest {
                         new ClientTlsConfig(false, Optional.of(Path.of("certs/cert.pem")),
                                 Optional.of(Path.of("certs/key.pem")), false),
                         new BackendTlsConfig(true, false, Optional.of(Path.of("/etc/ca.pem")))),
-                3);
+                3, AdminConfig.defaults(), HealthConfig.defaults(), StatsConfig.defaults());
         assertThat(config).isEqualTo(expected);
         assertThat(config.passThroughAuth()).isFalse();
         assertThat(config.user("report")).map(UserConfig::password).contains("0123");
@@ -95,7 +95,8 @@ class ConfigLoaderTest {
         SluiceConfig config = ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\n", "min.yaml", NO_ENV);
 
         assertThat(config).isEqualTo(SluiceConfig.defaults()
-                .withBackends(List.of(BackendConfig.of(new HostPort("127.0.0.1", 3306)))));
+                .withBackends(List.of(BackendConfig.of(new HostPort("127.0.0.1", 3306))))
+                .withAdmin(AdminConfig.defaults()).withHealth(HealthConfig.defaults()));
         assertThat(config.passThroughAuth()).isTrue();
         assertThat(config.listen()).isEqualTo(new HostPort("0.0.0.0", 4040));
         assertThat(config.backends().get(0).name()).isEqualTo("127.0.0.1:3306");

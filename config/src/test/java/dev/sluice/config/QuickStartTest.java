@@ -66,7 +66,8 @@ class QuickStartTest {
         assertThat(config.backends()).extracting(BackendConfig::name).containsExactly("primary", "replica1", "replica2");
         assertThat(config.backends().get(2).weight()).isEqualTo(2);
         assertThat(config.users()).containsExactly(new UserConfig("app", "pw"));
-        assertThat(config.withBackends(List.of()).withUsers(List.of())).isEqualTo(SluiceConfig.defaults());
+        assertThat(config.withBackends(List.of()).withUsers(List.of())).isEqualTo(SluiceConfig.defaults()
+                .withAdmin(AdminConfig.defaults()).withHealth(HealthConfig.defaults()));
     }
 
     @Test
