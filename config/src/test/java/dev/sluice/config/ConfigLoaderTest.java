@@ -120,11 +120,15 @@ class ConfigLoaderTest {
                   client:
                   backend: {}
                 event_loops:
+                admin:
+                health: {}
+                stats: ~
                 """;
 
         SluiceConfig config = ConfigLoader.parse(yaml, "nulls.yaml", NO_ENV);
 
-        assertThat(config).isEqualTo(SluiceConfig.defaults().withBackends(List.of(BackendConfig.of(HostPort.parse("db:3306")))));
+        assertThat(config).isEqualTo(SluiceConfig.defaults().withBackends(List.of(BackendConfig.of(HostPort.parse("db:3306"))))
+                .withAdmin(AdminConfig.defaults()).withHealth(HealthConfig.defaults()));
     }
 
     @Test
