@@ -45,7 +45,8 @@ final class FeatureScanner {
     }
 
     private int blockers;
-    private int effects;
+    /** One bit per {@link SessionEffect} ordinal (a long leaves room for 64). */
+    private long effects;
     private Calls calls = Calls.NEVER;
     private boolean sawSelect;
     private boolean intoVariables;
@@ -70,7 +71,7 @@ final class FeatureScanner {
     }
 
     void add(SessionEffect effect) {
-        effects |= 1 << effect.ordinal();
+        effects |= 1L << effect.ordinal();
     }
 
     void block(int blocker) {
@@ -81,7 +82,7 @@ final class FeatureScanner {
         return blockers;
     }
 
-    int effects() {
+    long effects() {
         return effects;
     }
 

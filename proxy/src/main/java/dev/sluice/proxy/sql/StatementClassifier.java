@@ -139,7 +139,7 @@ public final class StatementClassifier {
     private Classification build(RoutingHint hint, boolean incomplete) {
         StatementAnalyzer a = analyzer;
         boolean readOnly = (!incomplete || alternative) && a.readOnly();
-        int effects = a.features.effects();
+        long effects = a.features.effects();
         List<SetAssignment> assignments = a.set.assignments();
         if (effects == 0 && assignments.isEmpty() && a.useSchema == null) {
             return shared(a.kind, readOnly, hint, a.transaction, a.snapshot, 1);
@@ -167,10 +167,10 @@ public final class StatementClassifier {
                 snapshot, parts.size(), withHint);
     }
 
-    private static Set<SessionEffect> effectSet(int mask) {
+    private static Set<SessionEffect> effectSet(long mask) {
         EnumSet<SessionEffect> set = EnumSet.noneOf(SessionEffect.class);
         for (SessionEffect e : SESSION_EFFECTS) {
-            if ((mask & (1 << e.ordinal())) != 0) {
+            if ((mask & (1L << e.ordinal())) != 0) {
                 set.add(e);
             }
         }
