@@ -47,8 +47,7 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("Starting embedded MariaDB backends (a primary and two replicas)...");
         out.flush();
         try (MariaDbCluster cluster = EmbeddedBackends.start(1000)) {
-            SluiceConfig config = SluiceConfig.defaults().withBackends(EmbeddedBackends.backends(cluster))
-                    .withUsers(EmbeddedBackends.users()).withListen(new HostPort("127.0.0.1", port));
+            SluiceConfig config = EmbeddedBackends.config(cluster).withListen(new HostPort("127.0.0.1", port));
             try (ProxyServer proxy = ProxyServer.start(config)) {
                 for (MariaDbServer server : cluster.servers()) {
                     out.println("backend " + EmbeddedBackends.describe(server));

@@ -2,6 +2,8 @@ package dev.sluice.cli;
 
 import dev.sluice.config.BackendConfig;
 import dev.sluice.config.HostPort;
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.testkit.ClusterSpec;
 import dev.sluice.testkit.MariaDbCluster;
@@ -20,17 +22,22 @@ final class EmbeddedBackends {
         return MariaDbCluster.start(ClusterSpec.builder().replicas(2).maxConnections(maxConnections).build());
     }
 
-    /**
-     * In session mode a whole session lands on one backend, writes included, and replicas are
-     * read-only: so replicas get weight 0 (no sessions) and serve only once reads are split.
-     */
     static List<BackendConfig> backends(MariaDbCluster cluster) {
         return cluster.servers().stream()
                 .map(server -> new BackendConfig(server.name(), new HostPort(server.host(), server.port()),
                         server.role() == Role.PRIMARY ? BackendConfig.Role.PRIMARY : BackendConfig.Role.REPLICA,
-                        server.role() == Role.PRIMARY ? BackendConfig.DEFAULT_WEIGHT : 0,
-                        BackendConfig.DEFAULT_MAX_CONNECTIONS))
+                        BackendConfig.DEFAULT_WEIGHT, BackendConfig.DEFAULT_MAX_CONNECTIONS))
                 .toList();
+    }
+
+    /** Split mode, so a new user sees reads spread over the replicas at once. */
+    static RoutingConfig routing() {
+        return new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN);
+    }
+
+    /** The zero-config proxy: the embedded backends, user app/app, split mode. */
+    static SluiceConfig config(MariaDbCluster cluster) {
+        return SluiceConfig.defaults().withBackends(backends(cluster)).withUsers(users()).withRouting(routing());
     }
 
     static List<UserConfig> users() {

@@ -68,8 +68,7 @@ public final class ProxyCommand implements Callable<Integer> {
                 out.println("No --config or --backend: starting embedded MariaDB backends (a primary and two replicas)...");
                 out.flush();
                 embedded = EmbeddedBackends.start(4000);
-                config = SluiceConfig.defaults().withBackends(EmbeddedBackends.backends(embedded))
-                        .withUsers(EmbeddedBackends.users());
+                config = EmbeddedBackends.config(embedded);
             }
             if (listen != null) {
                 config = config.withListen(HostPort.parse(listen));
@@ -111,6 +110,9 @@ public final class ProxyCommand implements Callable<Integer> {
         int port = proxy.port();
         out.println("Sluice is listening on " + proxy.address().getHostString() + ":" + port + " (routing "
                 + config.routing().mode().configName() + ", balancer " + config.routing().balancer().configName() + ")");
+        if (config.routing().mode() == dev.sluice.config.RoutingConfig.Mode.SPLIT) {
+            out.println("Read/write split: reads outside transactions go to the replicas, everything else to the primary.");
+        }
         if (config.passThroughAuth()) {
             out.println("Logins pass through to the backends; connect with: mariadb -h127.0.0.1 -P" + port + " -uUSER -pPASSWORD");
         } else if (embedded != null) {

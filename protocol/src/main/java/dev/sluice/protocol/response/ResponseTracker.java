@@ -64,6 +64,7 @@ public final class ResponseTracker {
     private boolean localInfile;
     private boolean sessionStateChanged;
     private boolean lastWasOk;
+    private boolean lastWasRow;
 
     /**
      * @param capabilities the capabilities negotiated on this connection (64-bit, MariaDB's included)
@@ -166,6 +167,7 @@ public final class ResponseTracker {
                     + " was expected in " + phase());
         }
         lastWasOk = false;
+        lastWasRow = false;
         // Reads move the reader index; it is put back, which spares a duplicate per packet.
         int start = payload.readerIndex();
         try {
@@ -209,6 +211,11 @@ public final class ResponseTracker {
      */
     public boolean lastPacketWasOk() {
         return lastWasOk;
+    }
+
+    /** True when the packet just accepted was a row of a result set. */
+    public boolean lastPacketWasRow() {
+        return lastWasRow;
     }
 
     /** The outcome of the completed response. */
@@ -356,6 +363,7 @@ public final class ResponseTracker {
             afterTerminal();
         } else {
             rows++;
+            lastWasRow = true;
         }
     }
 

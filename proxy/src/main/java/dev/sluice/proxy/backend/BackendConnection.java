@@ -205,6 +205,15 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         channel.writeAndFlush(packet).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
     }
 
+    /**
+     * One of the proxy's own queries whose rows it reads (split mode: frames arrive whole): each
+     * row's payload goes to {@code rows} during the call, then the outcome to {@code onDone}.
+     */
+    public void sendOwnQuery(String sql, Consumer<ByteBuf> rows, Consumer<Response> onDone) {
+        push(new InFlight(Commands.COM_QUERY, System.nanoTime(), null, onDone, rows));
+        channel.writeAndFlush(OwnCommands.query(channel.alloc(), sql)).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+    }
+
     /** Client bytes: a command frame, or data the head response waits for. */
     public void write(ByteBuf frame) {
         backend.countBytes(frame.readableBytes(), 0);
@@ -284,6 +293,9 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             backend.countBytes(0, frame.readableBytes());
             ByteBuf payload = RawPacketDecoder.payload(frame);
             done = tracker.accept(payload, payload.readableBytes());
+            if (head.rows() != null && tracker.lastPacketWasRow()) {
+                head.rows().accept(payload);
+            }
             if (tracker.lastPacketWasOk()) {
                 out = trackSessionState(head, frame, payload);
             }

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.backend;
 
 import dev.sluice.protocol.response.Response;
+import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
 /**
@@ -9,6 +10,12 @@ import java.util.function.Consumer;
  * @param listener where the response's bytes go, or null to swallow them (the proxy's own
  *                 commands: resets, schema changes)
  * @param onDone   called with the outcome once the response ends (may be null)
+ * @param rows     for the proxy's own queries whose answer it reads: each row's payload (may be null)
  */
-record InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone) {
+record InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone,
+                Consumer<ByteBuf> rows) {
+
+    InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone) {
+        this(command, startNanos, listener, onDone, null);
+    }
 }

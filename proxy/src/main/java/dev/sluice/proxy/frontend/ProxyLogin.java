@@ -161,7 +161,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 // each statement finds its own connection.
                 pool.releaseTracked(connection);
                 ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
-                        response.capabilities(), request, request.schema(), connectionId));
+                        response.capabilities(), request, request.schema(), connectionId, seed, secure));
             } else {
                 ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, user.name()));
             }

@@ -10,12 +10,19 @@ import java.util.Set;
  * @param pins          state it creates that ties the session to its connection
  * @param releases      pinned state it removes (UNLOCK TABLES, RELEASE_ALL_LOCKS)
  * @param readOnlyTransaction it starts a transaction that may run on a replica (START TRANSACTION READ ONLY)
- * @param keepForNext   the next statement must run where this one ran (SQL_CALC_FOUND_ROWS, a prepare)
+ * @param keepForNext   it leaves something the next statement may ask for on its connection
+ *                      (SQL_CALC_FOUND_ROWS)
+ * @param write         not provably read-only: after it, read-your-writes applies
+ * @param readsLastConnection it reads what the previous statement left on its connection
+ *                      (LAST_INSERT_ID(), FOUND_ROWS(), SHOW WARNINGS, ROW_COUNT()...)
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
-                              boolean readOnlyTransaction, boolean keepForNext) {
+                              boolean readOnlyTransaction, boolean keepForNext, boolean write,
+                              boolean readsLastConnection) {
 
-    public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false);
+    /** Not a read the classifier could prove: counts as a write for read-your-writes. */
+    public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
+            true, false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

@@ -15,6 +15,7 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.protocol.auth.ServerStep;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -45,7 +46,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     private static final Logger log = LoggerFactory.getLogger(SplitSession.class);
 
-    private enum Phase { IDLE, ROUTING, IN_FLIGHT, ENDED }
+    private enum Phase { IDLE, ROUTING, IN_FLIGHT, CHANGING_USER, ENDED }
 
     private final ProxyRuntime runtime;
     private final Channel client;
@@ -61,12 +62,25 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     /** What observers asked to get back with the response in flight. */
     private Object token;
     private Backend currentBackend;
+    private final ReadYourWrites readYourWrites;
+    private final byte[] seed;
+    private final boolean secure;
+    private ChangeUser changingUser;
+    private int authSequenceId;
+    /** The statement in flight was already retried once after its replica died. */
+    private boolean retried;
 
     private Phase phase = Phase.IDLE;
     private BackendConnection bound;
     private BackendPool boundPool;
     private boolean inTransaction;
     private boolean keepForNext;
+    /**
+     * The last statement left something on its connection that only the next statement may ask
+     * for (an insert id, warnings, a found-rows count): the connection is kept for one more
+     * statement, and given back at once if that one does not ask.
+     */
+    private boolean keepIfAsked;
     private boolean stateInitialised;
     private boolean responseStarted;
     /** The command in flight, for what its response changes. */
@@ -77,14 +91,17 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     public SplitSession(ProxyRuntime runtime, Channel client, long clientCapabilities, LoginRequest login,
-                        String schema, long sessionId) {
+                        String schema, long sessionId, byte[] seed, boolean secure) {
         this.sessionId = sessionId;
+        this.seed = seed.clone();
+        this.secure = secure;
         this.runtime = runtime;
         this.client = client;
         this.clientCapabilities = clientCapabilities;
         this.login = login;
         this.desired = new SessionVariables(schema);
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
+        this.readYourWrites = new ReadYourWrites(runtime.config().routing());
         runtime.observer().onSessionStart(this);
     }
 
@@ -139,6 +156,15 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
         if (phase == Phase.IN_FLIGHT && bound != null && bound.expectsClientData()) {
             bound.writeClientData(frame, RawPacketDecoder.payloadLength(frame));
+            return;
+        }
+        if (phase == Phase.CHANGING_USER) {
+            try {
+                authSequenceId = RawPacketDecoder.sequenceId(frame);
+                changeUserStep(changingUser.next(frame));
+            } finally {
+                frame.release();
+            }
             return;
         }
         queue.addLast(frame);
@@ -198,8 +224,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 replyErr(1047, "08S01", "Sluice does not relay " + Commands.name(code)
                         + " (replication needs a direct connection)");
             }
-            case Commands.COM_QUERY -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired), null));
-            case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired), null));
+            case Commands.COM_QUERY -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules()), null));
+            case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules()), null));
             case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
                  Commands.COM_STMT_RESET -> statementCommand(code, frame);
             case Commands.COM_STMT_CLOSE -> {
@@ -208,6 +234,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 next();
             }
             case Commands.COM_RESET_CONNECTION -> resetConnection(frame);
+            case Commands.COM_CHANGE_USER -> changeUser(frame);
             case Commands.COM_SET_OPTION -> {
                 pins.add(PinReason.SET_OPTION);
                 route(new Command(code, frame, RoutedStatement.PRIMARY, null));
@@ -238,20 +265,34 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     // ---- routing and state replay ----
 
     private void route(Command command) {
+        route(command, Set.of());
+    }
+
+    private void route(Command command, Set<Backend> avoid) {
         phase = Phase.ROUTING;
         client.config().setAutoRead(false);
+        if (bound != null && keepIfAsked && !command.route().readsLastConnection() && command.statement() == null
+                && !inTransaction && pins.isEmpty() && !keepForNext) {
+            keepIfAsked = false;
+            BackendConnection connection = bound;
+            bound = null;
+            boundPool.releaseTracked(connection);
+            boundPool = null;
+        }
+        keepIfAsked = false;
         if (bound != null) {
             onConnection(command, bound, boundPool);
             return;
         }
-        boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(autocommit());
-        Backend backend = (toReplica ? runtime.splitRouter().replica(Set.of()) : java.util.Optional.<Backend>empty())
-                .or(() -> runtime.splitRouter().primary(Set.of())).orElse(null);
+        boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(autocommit())
+                && !readYourWrites.readOnPrimary(System.nanoTime());
+        Backend backend = (toReplica ? runtime.splitRouter().replica(avoid) : java.util.Optional.<Backend>empty())
+                .or(() -> runtime.splitRouter().primary(avoid)).orElse(null);
         if (backend == null) {
             failCommand(command, 2003, "08S01", "No backend available for this statement: no primary is up");
             return;
         }
-        acquire(command, backend, new HashSet<>());
+        acquire(command, backend, new HashSet<>(avoid));
     }
 
     private void acquire(Command command, Backend backend, Set<Backend> tried) {
@@ -299,7 +340,37 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             stateInitialised = true;
         }
         connection.statements().flushCloses();
+        if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
+            waitForOwnWrites(command, connection, pool);
+            return;
+        }
         syncSchema(command, connection);
+    }
+
+    /**
+     * read_your_writes: gtid. The replica must have the session's last write before it serves the
+     * read; if it does not get there within gtid_wait_timeout, the read goes to the primary.
+     */
+    private void waitForOwnWrites(Command command, BackendConnection connection, BackendPool pool) {
+        String[] answer = new String[1];
+        connection.sendOwnQuery(readYourWrites.waitStatement(), row -> answer[0] = firstColumn(row), response -> {
+            if (!response.isError() && "0".equals(answer[0])) {
+                readYourWrites.caughtUp(connection.backend());
+                syncSchema(command, connection);
+                return;
+            }
+            bound = null;
+            boundPool = null;
+            pool.releaseTracked(connection);
+            route(command, Set.copyOf(runtime.backends().stream().filter(b -> !b.isPrimary()).toList()));
+        });
+    }
+
+    /** The first column of a text-protocol row, or null for NULL. */
+    private static String firstColumn(ByteBuf row) {
+        ByteBuf copy = row.duplicate();
+        long length = dev.sluice.protocol.Wire.readIntLenenc(copy);
+        return length < 0 ? null : copy.toString(copy.readerIndex(), (int) length, java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     private void syncSchema(Command command, BackendConnection connection) {
@@ -403,7 +474,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         for (SessionStateChange change : changes) {
             switch (change) {
                 case SessionStateChange.SystemVariable variable -> {
-                    desired.set(variable.name(), variable.value());
+                    if (variable.name().equalsIgnoreCase("last_gtid")) {
+                        readYourWrites.gtid(variable.value());
+                    } else {
+                        desired.set(variable.name(), variable.value());
+                    }
                     explained = true;
                 }
                 case SessionStateChange.Schema schema -> {
@@ -435,6 +510,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void finish(Response response) {
         Command done = current;
         current = null;
+        retried = false;
         if (done == null) {
             return;
         }
@@ -467,14 +543,16 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             inTransaction = response.inTransaction();
         }
         if (command.code() == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK) {
+            // MariaDB clients may execute it at once as "the statement just prepared" (id -1).
             ProxyStatement statement = statements.registerPrepared(command.frame(), command.route(), response, bound);
             keepForNext = statement != null;
         } else {
-            keepForNext = !response.isError() && command.route().keepForNext();
+            keepForNext = false;
         }
-        if (response.warnings() > 0 || response.isError()) {
-            // SHOW WARNINGS (the mariadb client asks by itself) must run where they happened.
-            keepForNext = true;
+        keepIfAsked = response.warnings() > 0 || response.isError() || response.lastInsertId() > 0
+                || command.route().keepForNext();
+        if (!response.isError() && command.route().write() && currentBackend != null && currentBackend.isPrimary()) {
+            readYourWrites.wrote(System.nanoTime());
         }
         if (!response.isError()) {
             for (PinReason pin : command.route().pins()) {
@@ -483,10 +561,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 }
             }
             pins.removeAll(command.route().releases());
-            if (response.lastInsertId() > 0 && command.code() == Commands.COM_QUERY) {
-                // LAST_INSERT_ID() right after an insert reads this connection's value.
-                keepForNext = true;
-            }
         }
         if (response.cursorExists()) {
             if (pins.add(PinReason.OPEN_CURSOR)) {
@@ -501,7 +575,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void releaseIfFree() {
-        if (bound == null || inTransaction || keepForNext || !pins.isEmpty()) {
+        if (bound == null || inTransaction || keepForNext || keepIfAsked || !pins.isEmpty()) {
             return;
         }
         BackendConnection connection = bound;
@@ -519,8 +593,20 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     @Override
     public void onBackendLost(String reason) {
         log.info("session {}: {}", client.remoteAddress(), reason);
+        Backend lost = currentBackend;
         bound = null;
         boundPool = null;
+        if (phase == Phase.IN_FLIGHT && !responseStarted && !retried && current != null
+                && current.route().target() == Target.REPLICA && !inTransaction && pins.isEmpty()
+                && lost != null && !lost.isPrimary()) {
+            // An autocommit read whose replica died before answering: once more, elsewhere.
+            retried = true;
+            Command again = current;
+            current = null;
+            token = null;
+            route(again, Set.of(lost));
+            return;
+        }
         if (phase == Phase.IN_FLIGHT && !responseStarted) {
             end(1, 2013, "08S01", "Lost connection to backend during query: " + reason);
         } else if (inTransaction || !pins.isEmpty()) {
@@ -532,6 +618,63 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     // ---- the proxy's own answers ----
+
+    private void changeUser(ByteBuf frame) {
+        try {
+            String host = client.remoteAddress() instanceof java.net.InetSocketAddress address && address.getAddress() != null
+                    ? address.getAddress().getHostAddress() : "unknown";
+            changingUser = ChangeUser.start(runtime, frame, clientCapabilities, seed, host, secure);
+            authSequenceId = RawPacketDecoder.sequenceId(frame);
+            phase = Phase.CHANGING_USER;
+            changeUserStep(changingUser.first());
+        } catch (dev.sluice.protocol.ProtocolException e) {
+            end(1, 1047, "08S01", "Malformed COM_CHANGE_USER: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void changeUserStep(ServerStep step) {
+        switch (step) {
+            case ServerStep.Reply reply -> client.writeAndFlush(
+                    dev.sluice.proxy.frontend.Replies.frame(client.alloc(), ++authSequenceId, reply.payload()));
+            case ServerStep.Accept accept -> {
+                for (byte[] payload : accept.sendBeforeOk()) {
+                    client.write(dev.sluice.proxy.frontend.Replies.frame(client.alloc(), ++authSequenceId, payload));
+                }
+                becomeUser(changingUser);
+                changingUser = null;
+                client.writeAndFlush(dev.sluice.proxy.frontend.Replies.ok(client.alloc(), ++authSequenceId,
+                        ServerStatus.AUTOCOMMIT));
+                phase = Phase.IDLE;
+                next();
+            }
+            case ServerStep.Reject reject -> {
+                changingUser = null;
+                end(++authSequenceId, reject.errorCode(), reject.sqlState(), reject.message());
+            }
+        }
+    }
+
+    /** The session starts over as another account: nothing of the old one's state survives. */
+    private void becomeUser(ChangeUser change) {
+        if (bound != null) {
+            BackendConnection connection = bound;
+            bound = null;
+            boundPool.release(connection);
+            boundPool = null;
+        }
+        pins.clear();
+        keepForNext = false;
+        inTransaction = false;
+        statements.closeAll(null);
+        var request = change.request();
+        int charset = request.characterSet() > 0 ? request.characterSet() : login.charset();
+        desired.reset(request.database());
+        stateInitialised = false;
+        login = new LoginRequest(change.account().name(), change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                login.responseShaping(), charset, request.database());
+    }
 
     private void resetConnection(ByteBuf frame) {
         pins.clear();

@@ -2,7 +2,10 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.config.RoutingRule;
 import dev.sluice.proxy.sql.Classification;
+import dev.sluice.proxy.sql.Digest;
+import dev.sluice.proxy.sql.RoutingHint;
 import dev.sluice.proxy.sql.SessionEffect;
 import dev.sluice.proxy.sql.SqlMode;
 import dev.sluice.proxy.sql.StatementClassifier;
@@ -13,6 +16,7 @@ import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -33,8 +37,15 @@ final class SqlRouting {
     private SqlRouting() {
     }
 
+    private static final FastThreadLocal<Digest> DIGEST = new FastThreadLocal<>() {
+        @Override
+        protected Digest initialValue() {
+            return new Digest();
+        }
+    };
+
     /** Routing for the SQL of a COM_QUERY or COM_STMT_PREPARE frame. */
-    static RoutedStatement forQuery(ByteBuf frame, SessionVariables session) {
+    static RoutedStatement forQuery(ByteBuf frame, SessionVariables session, List<RoutingRule> rules) {
         int length = RawPacketDecoder.payloadLength(frame) - 1;
         int offset = frame.readerIndex() + Packet.HEADER_SIZE + 1;
         byte[] sql;
@@ -46,12 +57,47 @@ final class SqlRouting {
             sql = ByteBufUtil.getBytes(frame, offset, length, false);
             start = 0;
         }
-        Classification classification = CLASSIFIER.get().classify(sql, start, length,
-                charset(session.variable("character_set_client")), sqlMode(session.variable("sql_mode")));
-        return route(classification);
+        Charset charset = charset(session.variable("character_set_client"));
+        SqlMode mode = sqlMode(session.variable("sql_mode"));
+        Classification classification = CLASSIFIER.get().classify(sql, start, length, charset, mode);
+        RoutingRule.Route ruled = null;
+        if (classification.hint() == RoutingHint.NONE && !rules.isEmpty()) {
+            ruled = firstMatch(rules, sql, start, length, charset, mode);
+        }
+        return route(classification, ruled);
+    }
+
+    /** The route of the first rule the statement matches (by text or by digest), or null. */
+    private static RoutingRule.Route firstMatch(List<RoutingRule> rules, byte[] sql, int start, int length,
+                                                Charset charset, SqlMode mode) {
+        String text = null;
+        String digest = null;
+        for (RoutingRule rule : rules) {
+            if (rule.match() != null) {
+                if (text == null) {
+                    text = new String(sql, start, length, charset);
+                }
+                if (rule.match().matcher(text).find()) {
+                    return rule.route();
+                }
+            } else {
+                if (digest == null) {
+                    digest = Digest.hex(DIGEST.get().fingerprint(sql, start, length, charset, mode));
+                }
+                if (rule.digest().equals(digest)) {
+                    return rule.route();
+                }
+            }
+        }
+        return null;
     }
 
     static RoutedStatement route(Classification c) {
+        return route(c, null);
+    }
+
+    /** Hints in comments win over rules, rules over the classifier. */
+    static RoutedStatement route(Classification c, RoutingRule.Route ruled) {
         Set<PinReason> pins = EnumSet.noneOf(PinReason.class);
         Set<PinReason> releases = EnumSet.noneOf(PinReason.class);
         boolean readsConnectionState = false;
@@ -85,9 +131,11 @@ final class SqlRouting {
         Target target = switch (c.hint()) {
             case PRIMARY -> Target.PRIMARY;
             case REPLICA -> Target.REPLICA;
-            case NONE -> (c.readOnly() || readOnlyTransaction) && !readsConnectionState ? Target.REPLICA : Target.PRIMARY;
+            case NONE -> ruled != null ? (ruled == RoutingRule.Route.REPLICA ? Target.REPLICA : Target.PRIMARY)
+                    : (c.readOnly() || readOnlyTransaction) && !readsConnectionState ? Target.REPLICA : Target.PRIMARY;
         };
-        return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC));
+        return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
+                !c.readOnly() && !readOnlyTransaction, readsConnectionState);
     }
 
     private static SqlMode sqlMode(String sqlMode) {
