@@ -20,7 +20,7 @@ final class ConfigReader {
 
     static final List<String> TOP_KEYS =
             List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops", "admin", "health",
-                    "stats");
+                    "stats", "capture");
     static final List<String> USER_KEYS = List.of("name", "password");
     static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections");
     static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "primary_window",
@@ -60,9 +60,10 @@ final class ConfigReader {
         AdminConfig admin = operations.readAdmin(top.section("admin", OperationsReader.ADMIN_KEYS));
         HealthConfig health = operations.readHealth(top.section("health", OperationsReader.HEALTH_KEYS));
         StatsConfig stats = operations.readStats(top.section("stats", OperationsReader.STATS_KEYS));
+        CaptureConfig capture = new CaptureReader(problems, env, baseDir).read(top.section("capture", CaptureReader.KEYS));
         problems.throwIfAny();
         SluiceConfig config = top.build(problems.count(), () -> new SluiceConfig(listen, users, backends, routing, limits,
-                timeouts, tls, eventLoops, admin, health, stats), null);
+                timeouts, tls, eventLoops, admin, health, stats, capture), null);
         problems.throwIfAny();
         return config;
     }

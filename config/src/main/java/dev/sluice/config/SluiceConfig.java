@@ -19,6 +19,7 @@ import java.util.function.Function;
  * @param admin      the admin ports (HTTP and MySQL protocol)
  * @param health     health checks of the backends
  * @param stats      what is counted beyond the per-backend figures
+ * @param capture    what is written down about the statements carried (off by default)
  */
 public record SluiceConfig(
         HostPort listen,
@@ -31,7 +32,8 @@ public record SluiceConfig(
         int eventLoops,
         AdminConfig admin,
         HealthConfig health,
-        StatsConfig stats) {
+        StatsConfig stats,
+        CaptureConfig capture) {
 
     public SluiceConfig {
         Objects.requireNonNull(listen, "listen");
@@ -44,6 +46,7 @@ public record SluiceConfig(
         Objects.requireNonNull(admin, "admin");
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(stats, "stats");
+        Objects.requireNonNull(capture, "capture");
         requireUniqueNames("users", users, UserConfig::name);
         requireUniqueNames("backends", backends, BackendConfig::name);
         if (eventLoops < 0) {
@@ -61,7 +64,15 @@ public record SluiceConfig(
     public SluiceConfig(HostPort listen, List<UserConfig> users, List<BackendConfig> backends, RoutingConfig routing,
                         LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops) {
         this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, AdminConfig.disabled(),
-                HealthConfig.disabled(), StatsConfig.defaults());
+                HealthConfig.disabled(), StatsConfig.defaults(), CaptureConfig.defaults());
+    }
+
+    /** As the canonical constructor, with capture off. */
+    public SluiceConfig(HostPort listen, List<UserConfig> users, List<BackendConfig> backends, RoutingConfig routing,
+                        LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops, AdminConfig admin,
+                        HealthConfig health, StatsConfig stats) {
+        this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                CaptureConfig.defaults());
     }
 
     /**
@@ -88,43 +99,58 @@ public record SluiceConfig(
     }
 
     public SluiceConfig withListen(HostPort newListen) {
-        return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats);
+        return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                capture);
     }
 
     public SluiceConfig withUsers(List<UserConfig> newUsers) {
-        return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats);
+        return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                capture);
     }
 
     public SluiceConfig withBackends(List<BackendConfig> newBackends) {
-        return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops, admin, health, stats);
+        return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                capture);
     }
 
     public SluiceConfig withAdmin(AdminConfig newAdmin) {
-        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, newAdmin, health, stats);
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, newAdmin, health, stats,
+                capture);
     }
 
     public SluiceConfig withHealth(HealthConfig newHealth) {
-        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, newHealth, stats);
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, newHealth, stats,
+                capture);
     }
 
     public SluiceConfig withStats(StatsConfig newStats) {
-        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, newStats);
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, newStats,
+                capture);
+    }
+
+    public SluiceConfig withCapture(CaptureConfig newCapture) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                newCapture);
     }
 
     public SluiceConfig withRouting(RoutingConfig newRouting) {
-        return new SluiceConfig(listen, users, backends, newRouting, limits, timeouts, tls, eventLoops);
+        return new SluiceConfig(listen, users, backends, newRouting, limits, timeouts, tls, eventLoops, admin, health,
+                stats, capture);
     }
 
     public SluiceConfig withLimits(LimitsConfig newLimits) {
-        return new SluiceConfig(listen, users, backends, routing, newLimits, timeouts, tls, eventLoops);
+        return new SluiceConfig(listen, users, backends, routing, newLimits, timeouts, tls, eventLoops, admin, health,
+                stats, capture);
     }
 
     public SluiceConfig withTimeouts(TimeoutsConfig newTimeouts) {
-        return new SluiceConfig(listen, users, backends, routing, limits, newTimeouts, tls, eventLoops);
+        return new SluiceConfig(listen, users, backends, routing, limits, newTimeouts, tls, eventLoops, admin, health,
+                stats, capture);
     }
 
     public SluiceConfig withTls(TlsConfig newTls) {
-        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, newTls, eventLoops);
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, newTls, eventLoops, admin, health,
+                stats, capture);
     }
 
     private static <T> void requireUniqueNames(String key, List<T> items, Function<T, String> name) {

@@ -71,6 +71,8 @@ class ConfigDocsTest {
                 health.failAfter(), health.recoverAfter(), health.maxReplicationLag(), Optional.of("monitor"),
                 Optional.of("monitor")));
         assertThat(example.stats()).isEqualTo(StatsConfig.defaults());
+        assertThat(example.capture()).isEqualTo(
+                CaptureConfig.jsonl(Path.of("/var/log/sluice/capture.jsonl")).withEnabled(false));
     }
 
     @Test
@@ -92,6 +94,7 @@ class ConfigDocsTest {
         assertThat(tables.get("admin")).containsOnlyKeys(OperationsReader.ADMIN_KEYS);
         assertThat(tables.get("health")).containsOnlyKeys(OperationsReader.HEALTH_KEYS);
         assertThat(tables.get("stats")).containsOnlyKeys(OperationsReader.STATS_KEYS);
+        assertThat(tables.get("capture")).containsOnlyKeys(CaptureReader.KEYS);
     }
 
     /** Writing each documented default explicitly must give the same config as leaving it out. */
