@@ -69,6 +69,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private int authSequenceId;
     /** The statement in flight was already retried once after its replica died. */
     private boolean retried;
+    /**
+     * SET NAMES and SET CHARACTER SET change collation_connection, which MariaDB's session
+     * tracking does not report: it is read back after such a statement.
+     */
+    private boolean collationUnknown;
 
     private Phase phase = Phase.IDLE;
     private BackendConnection bound;
@@ -471,12 +476,16 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     public void onSessionState(List<SessionStateChange> changes) {
         boolean explained = false;
         boolean untracked = false;
+        boolean charsetChanged = false;
+        boolean collationReported = false;
         for (SessionStateChange change : changes) {
             switch (change) {
                 case SessionStateChange.SystemVariable variable -> {
                     if (variable.name().equalsIgnoreCase("last_gtid")) {
                         readYourWrites.gtid(variable.value());
                     } else {
+                        charsetChanged |= variable.name().equalsIgnoreCase("character_set_connection");
+                        collationReported |= variable.name().equalsIgnoreCase("collation_connection");
                         desired.set(variable.name(), variable.value());
                     }
                     explained = true;
@@ -490,6 +499,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 }
             }
         }
+        collationUnknown |= charsetChanged && !collationReported;
         if (untracked && !explained && current != null && current.route().pins().isEmpty()) {
             // Something changed that no tracker names (a user variable in a procedure, say):
             // correctness first, the session stays where that state is.
@@ -504,7 +514,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         Object forObserver = token;
         token = null;
         runtime.observer().onResponse(this, forObserver, command, currentBackend, response, latencyNanos);
+        if (collationUnknown && bound != null) {
+            collationUnknown = false;
+            readBackCollation(response);
+            return;
+        }
         finish(response);
+    }
+
+    private void readBackCollation(Response response) {
+        BackendConnection connection = bound;
+        String[] collation = new String[1];
+        connection.sendOwnQuery("SELECT @@collation_connection", row -> collation[0] = firstColumn(row), done -> {
+            if (collation[0] != null) {
+                desired.set("collation_connection", collation[0]);
+                connection.state().set("collation_connection", collation[0]);
+            }
+            finish(response);
+        });
     }
 
     private void finish(Response response) {

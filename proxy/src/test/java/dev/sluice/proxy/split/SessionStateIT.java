@@ -1,0 +1,334 @@
+package dev.sluice.proxy.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.proxy.ProxyFixture;
+import dev.sluice.proxy.ProxyServer;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbClusterExtension;
+import dev.sluice.testkit.TestUsers;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Session state in split mode, where each statement may land on another backend connection: every
+ * case runs through the proxy and directly against the primary, and must give the same answers.
+ */
+@ExtendWith(MariaDbClusterExtension.class)
+class SessionStateIT {
+
+    private static MariaDbCluster cluster;
+    private static ProxyServer proxy;
+
+    /** One scenario: statements on one connection, what they answered. */
+    interface Scenario {
+        List<Object> run(Connection c) throws SQLException;
+    }
+
+    @BeforeAll
+    static void start(MariaDbCluster shared) throws SQLException {
+        cluster = shared;
+        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS sluice_test.kv (id INT AUTO_INCREMENT PRIMARY KEY,"
+                    + " v VARCHAR(64) CHARACTER SET utf8mb4)");
+            s.execute("DELETE FROM sluice_test.kv");
+            s.execute("INSERT INTO sluice_test.kv (id, v) VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+            s.execute("CREATE OR REPLACE PROCEDURE sluice_test.two_results() BEGIN"
+                    + " SELECT id FROM sluice_test.kv WHERE id <= 2 ORDER BY id; SELECT COUNT(*) FROM sluice_test.kv; END");
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
+        proxy = ProxyFixture.start(ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN)));
+    }
+
+    @AfterAll
+    static void stop() {
+        proxy.close();
+    }
+
+    private static Connection viaProxy(String options) throws SQLException {
+        return ProxyFixture.connect(proxy, "sluice_test", options);
+    }
+
+    private static Connection direct(String options) throws SQLException {
+        return DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test") + "&sslMode=DISABLED"
+                + (options.isEmpty() ? "" : "&" + options), TestUsers.APP_USER, TestUsers.APP_PASSWORD);
+    }
+
+    private static void sameBothWays(String options, Scenario scenario) throws SQLException {
+        List<Object> expected;
+        try (Connection c = direct(options)) {
+            expected = scenario.run(c);
+        }
+        List<Object> actual;
+        try (Connection c = viaProxy(options)) {
+            actual = scenario.run(c);
+        }
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    private static List<Object> rows(Statement s, String sql) throws SQLException {
+        List<Object> values = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                for (int i = 1; i <= columns; i++) {
+                    values.add(rs.getObject(i));
+                }
+            }
+        }
+        return values;
+    }
+
+    @Test
+    void useThenReads() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("USE mysql");
+                List<Object> out = new ArrayList<>(rows(s, "SELECT DATABASE()"));
+                s.execute("USE sluice_test");
+                for (int i = 0; i < 6; i++) {
+                    out.addAll(rows(s, "SELECT DATABASE(), v FROM kv WHERE id = 1"));
+                }
+                return out;
+            }
+        });
+    }
+
+    @Test
+    void droppingTheCurrentSchemaThenCreatingAndUsingItAgain() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                List<Object> out = new ArrayList<>();
+                for (int round = 0; round < 3; round++) {
+                    s.execute("DROP SCHEMA IF EXISTS slapish");
+                    s.execute("CREATE SCHEMA slapish");
+                    s.execute("USE slapish");
+                    s.execute("CREATE TABLE t1 (intcol1 INT(32), charcol1 VARCHAR(128))");
+                    s.execute("INSERT INTO t1 VALUES (" + round + ", 'x')");
+                    out.addAll(rows(s, "/* sluice:primary */ SELECT intcol1 FROM t1"));
+                    out.addAll(rows(s, "SELECT DATABASE()"));
+                }
+                s.execute("DROP SCHEMA slapish");
+                return out;
+            }
+        });
+    }
+
+    @Test
+    void setNamesAndNonAsciiRoundTrips() throws SQLException {
+        sameBothWays("characterEncoding=utf8", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci");
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    out.addAll(rows(s, "SELECT @@character_set_client, @@collation_connection, 'Grüße, 世界 😀'"));
+                }
+                return out;
+            }
+        });
+    }
+
+    @Test
+    void sqlModeAndTimeZoneFollowReadsToReplicas() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION sql_mode = 'ANSI_QUOTES,STRICT_ALL_TABLES'");
+                s.execute("SET SESSION time_zone = '+05:30'");
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    out.addAll(rows(s, "SELECT @@sql_mode, @@time_zone, CONVERT_TZ('2024-01-01 00:00:00', '+00:00', @@time_zone)"));
+                    out.addAll(rows(s, "SELECT \"v\" FROM kv WHERE id = 2"));
+                }
+                return out;
+            }
+        });
+    }
+
+    @Test
+    void userVariablesTemporaryTablesLocksAndLockTables() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                List<Object> out = new ArrayList<>();
+                s.execute("SET @x = 41");
+                out.addAll(rows(s, "SELECT @x + 1"));
+                s.execute("CREATE TEMPORARY TABLE scratch (n INT)");
+                s.execute("INSERT INTO scratch VALUES (7)");
+                out.addAll(rows(s, "SELECT n FROM scratch"));
+                out.addAll(rows(s, "SELECT GET_LOCK('sluice-lock', 1)"));
+                out.addAll(rows(s, "SELECT IS_USED_LOCK('sluice-lock') = CONNECTION_ID()"));
+                out.addAll(rows(s, "SELECT RELEASE_LOCK('sluice-lock')"));
+                s.execute("LOCK TABLES kv READ");
+                out.addAll(rows(s, "SELECT COUNT(*) FROM kv"));
+                s.execute("UNLOCK TABLES");
+                return out;
+            }
+        });
+    }
+
+    @Test
+    void lastInsertIdAndFoundRows() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                List<Object> out = new ArrayList<>();
+                s.execute("INSERT INTO kv (v) VALUES ('auto')");
+                Object id = rows(s, "SELECT LAST_INSERT_ID()").get(0);
+                out.add(((Number) id).longValue() > 3);
+                out.addAll(rows(s, "SELECT v FROM kv WHERE id = LAST_INSERT_ID()"));
+                s.execute("DELETE FROM kv WHERE v = 'auto'");
+                out.addAll(rows(s, "SELECT SQL_CALC_FOUND_ROWS id FROM kv ORDER BY id LIMIT 1"));
+                out.addAll(rows(s, "SELECT FOUND_ROWS()"));
+                return out;
+            }
+        });
+    }
+
+    @Test
+    void autocommitOffKeepsEverythingOnThePrimary() throws SQLException {
+        sameBothWays("", c -> {
+            List<Object> out = new ArrayList<>();
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("INSERT INTO kv (id, v) VALUES (50, 'tx')");
+                out.addAll(rows(s, "SELECT v FROM kv WHERE id = 50"));
+                c.rollback();
+                out.addAll(rows(s, "SELECT COUNT(*) FROM kv WHERE id = 50"));
+                c.commit();
+            }
+            c.setAutoCommit(true);
+            return out;
+        });
+    }
+
+    @Test
+    void startTransactionReadOnlyMayRunOnAReplica() throws SQLException {
+        try (Connection c = viaProxy(""); Statement s = c.createStatement()) {
+            s.execute("START TRANSACTION READ ONLY");
+            Object port = rows(s, "SELECT @@port").get(0);
+            assertThat(rows(s, "SELECT @@port").get(0)).as("the same backend all through").isEqualTo(port);
+            assertThat(rows(s, "SELECT COUNT(*) FROM kv")).isNotEmpty();
+            s.execute("COMMIT");
+            assertThat(((Number) port).intValue()).isNotEqualTo(cluster.primary().port());
+        }
+    }
+
+    @Test
+    void multiStatementsAndStoredProcedures() throws SQLException {
+        sameBothWays("allowMultiQueries=true", c -> {
+            List<Object> out = new ArrayList<>();
+            try (Statement s = c.createStatement()) {
+                boolean result = s.execute("SELECT 1; SELECT v FROM kv WHERE id = 3; SELECT 2");
+                do {
+                    if (result) {
+                        try (ResultSet rs = s.getResultSet()) {
+                            while (rs.next()) {
+                                out.add(rs.getObject(1));
+                            }
+                        }
+                    }
+                    result = s.getMoreResults();
+                } while (result || s.getUpdateCount() != -1);
+            }
+            try (CallableStatement call = c.prepareCall("{CALL two_results()}")) {
+                boolean result = call.execute();
+                while (result) {
+                    try (ResultSet rs = call.getResultSet()) {
+                        while (rs.next()) {
+                            out.add(rs.getObject(1));
+                        }
+                    }
+                    result = call.getMoreResults();
+                }
+            }
+            return out;
+        });
+    }
+
+    @Test
+    void preparedStatementsExecutedTenThousandTimesAcrossBackends() throws SQLException {
+        Set<Integer> ports = new HashSet<>();
+        try (Connection c = viaProxy("useServerPrepStmts=true&cachePrepStmts=true");
+             PreparedStatement ps = c.prepareStatement("SELECT v, @@port FROM kv WHERE id = ?")) {
+            for (int i = 0; i < 10_000; i++) {
+                ps.setInt(1, 1 + i % 3);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo(List.of("one", "two", "three").get(i % 3));
+                    ports.add(rs.getInt(2));
+                }
+            }
+        }
+        assertThat(ports).hasSize(2).doesNotContain(cluster.primary().port());
+    }
+
+    @Test
+    void aHundredThousandPrepareCloseCyclesKeepPreparedStatementsBounded() throws Exception {
+        int threads = 4;
+        int cycles = 100_000 / threads;
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<Integer>> runs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                runs.add(pool.submit(() -> {
+                    int ok = 0;
+                    try (Connection c = viaProxy("useServerPrepStmts=true&cachePrepStmts=false")) {
+                        for (int i = 0; i < cycles; i++) {
+                            try (PreparedStatement ps = c.prepareStatement("SELECT ? + " + ((i + offset) % 500))) {
+                                ps.setInt(1, 1);
+                                try (ResultSet rs = ps.executeQuery()) {
+                                    rs.next();
+                                    ok++;
+                                }
+                            }
+                        }
+                    }
+                    return ok;
+                }));
+            }
+            long done = 0;
+            for (Future<Integer> run : runs) {
+                done += run.get(10, TimeUnit.MINUTES);
+            }
+            assertThat(done).isEqualTo(100_000);
+        }
+        for (var server : cluster.servers()) {
+            assertThat(server.globalStatus("Prepared_stmt_count"))
+                    .as("statements still prepared on " + server.name()).isLessThan(1024);
+        }
+    }
+
+    @Test
+    void resetConnectionAndChangeUserClearState() throws SQLException {
+        try (Connection c = viaProxy(""); Statement s = c.createStatement()) {
+            s.execute("SET @kept = 1");
+            s.execute("SET SESSION sql_mode = 'ANSI_QUOTES'");
+            c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).resetServerState();
+            assertThat(rows(s, "SELECT @kept IS NULL, @@sql_mode LIKE '%ANSI_QUOTES%'")).containsExactly(1, 0);
+            s.execute("SET SESSION sql_mode = 'ANSI_QUOTES'");
+            c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).changeUser(TestUsers.APP2_USER, TestUsers.APP2_PASSWORD);
+            try (Statement s2 = c.createStatement()) {
+                assertThat(rows(s2, "SELECT CURRENT_USER(), @@sql_mode LIKE '%ANSI_QUOTES%'"))
+                        .containsExactly("app2@%", 0);
+            }
+        }
+    }
+}
