@@ -27,9 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ProxyRuntime {
 
-    private final SluiceConfig config;
-    private final List<Backend> backends;
-    private final Map<Backend, BackendPool> pools = new LinkedHashMap<>();
+    /** Replaced as a whole by a config reload; read it afresh rather than keeping it. */
+    private volatile SluiceConfig config;
+    /** Copy-on-write: a reload swaps in a new list; the routers follow (see {@link #applyBackends}). */
+    private volatile List<Backend> backends;
+    /** Pools of the current backends and of removed ones that still have connections open. */
+    private final Map<Backend, BackendPool> pools = new ConcurrentHashMap<>();
+    private final Set<Backend> retired = ConcurrentHashMap.newKeySet();
     private final Router router;
     private final BackendConnector connector;
     private final AuthPlugins authPlugins = AuthPlugins.standard();
@@ -47,6 +51,8 @@ public final class ProxyRuntime {
      */
     private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
+    private final dev.sluice.proxy.capture.CaptureControl capture =
+            new dev.sluice.proxy.capture.CaptureControl(this::addObserver, this::removeObserver);
     private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile dev.sluice.proxy.observe.StatementObserver observer = dev.sluice.proxy.observe.StatementObserver.NONE;
@@ -62,9 +68,82 @@ public final class ProxyRuntime {
         this.backendTls = backendTls;
         this.clients = clients;
         for (Backend backend : this.backends) {
-            pools.put(backend, new BackendPool(backend, connector, config.limits().backendQueueSize(),
-                    config.timeouts().backendQueue()));
+            pools.put(backend, newPool(backend));
         }
+    }
+
+    private BackendPool newPool(Backend backend) {
+        return new BackendPool(backend, connector, config.limits().backendQueueSize(), config.timeouts().backendQueue());
+    }
+
+    /**
+     * A reload's backends: one with the same name and address keeps its run-time object (counters,
+     * pool, sessions) and takes the new settings; the others are new. Backends no longer listed are
+     * retired: no new work, idle connections closed, busy ones closed when their sessions give them
+     * back. Sessions are never cut. Called by one thread at a time (the reload).
+     *
+     * @return the names added, removed and changed
+     */
+    public synchronized BackendChanges applyBackends(SluiceConfig newConfig) {
+        Map<String, Backend> previous = new LinkedHashMap<>();
+        backends.forEach(b -> previous.put(b.name(), b));
+        List<Backend> next = new java.util.ArrayList<>();
+        List<String> added = new java.util.ArrayList<>();
+        List<String> changed = new java.util.ArrayList<>();
+        List<Backend> leaving = new java.util.ArrayList<>();
+        this.config = newConfig;
+        for (dev.sluice.config.BackendConfig wanted : newConfig.backends()) {
+            Backend kept = previous.remove(wanted.name());
+            if (kept != null && kept.config().address().equals(wanted.address())) {
+                if (!kept.config().equals(wanted) || kept.weight() != wanted.weight()) {
+                    kept.reconfigure(wanted);
+                    changed.add(wanted.name());
+                }
+                next.add(kept);
+                continue;
+            }
+            if (kept != null) {
+                leaving.add(kept);
+                changed.add(wanted.name());
+            } else {
+                added.add(wanted.name());
+            }
+            Backend fresh = new Backend(wanted);
+            pools.put(fresh, newPool(fresh));
+            next.add(fresh);
+        }
+        leaving.addAll(previous.values());
+        backends = List.copyOf(next);
+        router.backends(backends);
+        for (Backend gone : leaving) {
+            gone.state(Backend.State.OFFLINE);
+            retired.add(gone);
+            pools.get(gone).close();
+        }
+        dropDrainedPools();
+        return new BackendChanges(added, List.copyOf(previous.keySet()), changed);
+    }
+
+    /** Forgets retired backends whose last connection has closed; called periodically. */
+    public void dropDrainedPools() {
+        for (Backend gone : retired) {
+            if (gone.openConnections().get() <= 0 && gone.activeSessions().get() <= 0) {
+                retired.remove(gone);
+                pools.remove(gone);
+            }
+        }
+    }
+
+    /** What {@link #applyBackends} did, by backend name. */
+    public record BackendChanges(List<String> added, List<String> removed, List<String> changed) {
+        public boolean none() {
+            return added.isEmpty() && removed.isEmpty() && changed.isEmpty();
+        }
+    }
+
+    /** Replaces the config without touching backends (a reload whose backends did not change). */
+    public void config(SluiceConfig newConfig) {
+        this.config = newConfig;
     }
 
     public SluiceConfig config() {
@@ -79,6 +158,7 @@ public final class ProxyRuntime {
         return pools.get(backend);
     }
 
+    /** Every pool, retired backends' included. */
     public Iterable<BackendPool> pools() {
         return pools.values();
     }
@@ -150,6 +230,11 @@ public final class ProxyRuntime {
     /** User names that may log in with caching_sha2_password fast authentication. */
     public Set<String> sha2Cache() {
         return sha2Cache;
+    }
+
+    /** Capture of the statements carried: switched on and off at run time, with its counters. */
+    public dev.sluice.proxy.capture.CaptureControl capture() {
+        return capture;
     }
 
     public ProxyStats stats() {

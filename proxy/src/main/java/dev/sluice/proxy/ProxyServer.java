@@ -63,6 +63,7 @@ public final class ProxyServer implements AutoCloseable {
     private final ProxyRuntime runtime;
     private Channel serverChannel;
     private ScheduledFuture<?> evictionTask;
+    private dev.sluice.proxy.admin.AdminServices admin;
     private volatile boolean closed;
 
     private ProxyServer(SluiceConfig config) {
@@ -87,9 +88,18 @@ public final class ProxyServer implements AutoCloseable {
 
     /** Starts listening; returns once the port is bound. */
     public static ProxyServer start(SluiceConfig config) throws InterruptedException {
+        return start(config, null);
+    }
+
+    /**
+     * Starts listening, with the stats, health checks and admin ports; {@code configFile} (may be
+     * null) is what a reload (SIGHUP, file change, admin RELOAD CONFIG) reads again.
+     */
+    public static ProxyServer start(SluiceConfig config, java.nio.file.Path configFile) throws InterruptedException {
         ProxyServer server = new ProxyServer(config);
         try {
             server.bind();
+            server.admin = dev.sluice.proxy.admin.AdminServices.start(server.runtime, configFile);
         } catch (RuntimeException | InterruptedException e) {
             server.close();
             throw e;
@@ -126,22 +136,28 @@ public final class ProxyServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        HandshakeTimeout timeout = new HandshakeTimeout(config.timeouts().handshake(),
-                                config.timeouts().clientIdle());
+                        SluiceConfig current = runtime.config();
+                        HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake(),
+                                current.timeouts().clientIdle());
                         if (runtime.clientTls() != null) {
                             channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
                         }
                         channel.pipeline().addLast("frames", new RawPacketDecoder(
-                                Math.min(Packet.MAX_PAYLOAD, config.limits().maxPacketSize())));
+                                Math.min(Packet.MAX_PAYLOAD, current.limits().maxPacketSize())));
                         channel.pipeline().addLast("gate", new ConnectionGate(runtime));
                         channel.pipeline().addLast("login", runtime.passThroughAuth()
                                 ? new PassThroughLogin(runtime, timeout) : new ProxyLogin(runtime, timeout));
                     }
                 });
+        // Capture starts before the first client can connect, so a capture holds whole sessions.
+        runtime.capture().configure(config.capture());
+        if (config.capture().enabled()) {
+            runtime.capture().enable(config.capture());
+        }
         serverChannel = bootstrap.bind(config.listen().host(), config.listen().port()).sync().channel();
         Duration every = Duration.ofMillis(Math.max(1000, config.timeouts().poolIdle().toMillis() / 4));
         evictionTask = group.next().scheduleAtFixedRate(() -> runtime.pools().forEach(
-                pool -> pool.evictIdle(config.timeouts().poolIdle())), every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+                pool -> pool.evictIdle(runtime.config().timeouts().poolIdle())), every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
         log.info("listening on {} ({} backends, routing {}, balancer {}, auth {})", serverChannel.localAddress(),
                 runtime.backends().size(), config.routing().mode().configName(), config.routing().balancer().configName(),
                 runtime.passThroughAuth() ? "pass-through" : "by the proxy");
@@ -175,6 +191,11 @@ public final class ProxyServer implements AutoCloseable {
         return runtime;
     }
 
+    /** The stats, health checks, admin ports and reload (null until started). */
+    public dev.sluice.proxy.admin.AdminServices admin() {
+        return admin;
+    }
+
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
@@ -190,6 +211,9 @@ public final class ProxyServer implements AutoCloseable {
             return;
         }
         closed = true;
+        if (admin != null) {
+            admin.close();
+        }
         runtime.shuttingDown(true);
         if (evictionTask != null) {
             evictionTask.cancel(false);
@@ -207,6 +231,7 @@ public final class ProxyServer implements AutoCloseable {
                     config.timeouts().shutdown());
         }
         runtime.clients().close().awaitUninterruptibly();
+        runtime.capture().close();
         runtime.pools().forEach(BackendPool::close);
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }

@@ -15,7 +15,8 @@ public final class Backend {
     private static final double EWMA_ALPHA = 0.2;
     private static final long MAX_BACKOFF_NANOS = 30_000_000_000L;
 
-    private final BackendConfig config;
+    /** Replaced by a config reload that keeps the backend (same name and address). */
+    private volatile BackendConfig config;
 
     /**
      * ONLINE takes new work. SHUNNED: the health checker found it failing. DRAINING: the admin
@@ -34,6 +35,9 @@ public final class Backend {
     private final LongAdder bytesToBackend = new LongAdder();
     private final LongAdder bytesFromBackend = new LongAdder();
     private final LatencyRecorder latency = new LatencyRecorder();
+    /** ERR responses to clients' statements by error code; few codes, so the map stays small. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, LongAdder> errorsByCode =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile double latencyEwmaNanos;
 
     private final Object backoffLock = new Object();
@@ -66,6 +70,19 @@ public final class Backend {
 
     public BackendConfig config() {
         return config;
+    }
+
+    /**
+     * A reload changed this backend's settings (its name and address stay): the new weight
+     * replaces any the admin set, the new role and max_connections apply to what comes next.
+     */
+    public void reconfigure(BackendConfig newConfig) {
+        if (!newConfig.name().equals(config.name()) || !newConfig.address().equals(config.address())) {
+            throw new IllegalArgumentException("reconfigure " + this + " as " + newConfig.name() + "("
+                    + newConfig.address() + ") (expected: the same name and address)");
+        }
+        this.config = newConfig;
+        this.weight = newConfig.weight();
     }
 
     public String name() {
@@ -156,6 +173,32 @@ public final class Backend {
     /** Exponentially weighted average of recent response times; 0 until one is measured. */
     public double latencyEwmaNanos() {
         return latencyEwmaNanos;
+    }
+
+    /** Counts an ERR a client's statement got here, by its code. */
+    public void countError(int errorCode) {
+        LongAdder counter = errorsByCode.get(errorCode);
+        if (counter == null) {
+            counter = errorsByCode.computeIfAbsent(errorCode, code -> new LongAdder());
+        }
+        counter.increment();
+    }
+
+    /** ERR responses so far by error code, ordered by code. */
+    public java.util.SortedMap<Integer, Long> errorsByCode() {
+        java.util.SortedMap<Integer, Long> copy = new java.util.TreeMap<>();
+        errorsByCode.forEach((code, count) -> copy.put(code, count.sum()));
+        return copy;
+    }
+
+    /** Starts the counters and latencies afresh (admin RESET STATS); gauges are not touched. */
+    public void resetStats() {
+        queries.reset();
+        errors.reset();
+        bytesToBackend.reset();
+        bytesFromBackend.reset();
+        errorsByCode.clear();
+        latency.reset();
     }
 
     public long queries() {

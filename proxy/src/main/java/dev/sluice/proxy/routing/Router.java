@@ -15,4 +15,7 @@ public interface Router {
      * (backends that just refused this session); empty when there is none.
      */
     Optional<Backend> pickForSession(Set<Backend> exclude);
+
+    /** The backends to route to from now on (a config reload changed them). */
+    void backends(java.util.List<Backend> current);
 }

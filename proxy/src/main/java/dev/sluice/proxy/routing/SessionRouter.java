@@ -10,7 +10,7 @@ import java.util.Set;
 /** Session mode: every backend with a weight above 0 takes whole sessions, as the balancer says. */
 public final class SessionRouter implements Router {
 
-    private final List<Backend> backends;
+    private volatile List<Backend> backends;
     private final Balancer balancer;
 
     public SessionRouter(List<Backend> backends, Balancer balancer) {
@@ -19,8 +19,14 @@ public final class SessionRouter implements Router {
     }
 
     @Override
+    public void backends(List<Backend> current) {
+        this.backends = List.copyOf(current);
+    }
+
+    @Override
     public Optional<Backend> pickForSession(Set<Backend> exclude) {
         long now = System.nanoTime();
+        List<Backend> backends = this.backends;
         List<Backend> candidates = new ArrayList<>(backends.size());
         for (Backend backend : backends) {
             if (backend.weight() > 0 && backend.available(now) && !exclude.contains(backend)) {

@@ -14,29 +14,44 @@ import java.util.Set;
  */
 public final class SplitRouter implements Router {
 
-    private final List<Backend> primaries;
-    private final List<Backend> replicas;
+    /** Both lists in one object, so a reload swaps them together. */
+    private record Roles(List<Backend> primaries, List<Backend> replicas) {
+        static Roles of(List<Backend> backends) {
+            return new Roles(backends.stream().filter(Backend::isPrimary).toList(),
+                    backends.stream().filter(b -> !b.isPrimary()).toList());
+        }
+    }
+
+    private volatile Roles roles;
     private final Balancer balancer;
 
     public SplitRouter(List<Backend> backends, Balancer balancer) {
-        this.primaries = backends.stream().filter(Backend::isPrimary).toList();
-        this.replicas = backends.stream().filter(b -> !b.isPrimary()).toList();
+        this.roles = Roles.of(backends);
         this.balancer = balancer;
     }
 
-    /** Sessions in split mode log in against a primary (it has every account the proxy needs). */
+    @Override
+    public void backends(List<Backend> current) {
+        this.roles = Roles.of(current);
+    }
+
+    /**
+     * Sessions in split mode log in against a primary (it has every account the proxy needs); while
+     * no primary is up, against a replica (accounts replicate), so reads go on during a failover.
+     */
     @Override
     public Optional<Backend> pickForSession(Set<Backend> exclude) {
-        return pick(primaries, exclude);
+        Roles current = roles;
+        return pick(current.primaries(), exclude).or(() -> pick(current.replicas(), exclude));
     }
 
     public Optional<Backend> primary(Set<Backend> exclude) {
-        return pick(primaries, exclude);
+        return pick(roles.primaries(), exclude);
     }
 
     /** A replica that is up, or empty (the caller then uses the primary). */
     public Optional<Backend> replica(Set<Backend> exclude) {
-        return pick(replicas, exclude);
+        return pick(roles.replicas(), exclude);
     }
 
     private Optional<Backend> pick(List<Backend> from, Set<Backend> exclude) {

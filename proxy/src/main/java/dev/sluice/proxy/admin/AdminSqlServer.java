@@ -1,0 +1,40 @@
+package dev.sluice.proxy.admin;
+
+import dev.sluice.config.AdminConfig;
+import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.frame.RawPacketDecoder;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.util.function.Supplier;
+
+/** The MySQL-protocol admin port: each connection gets an {@link AdminSqlSession}. */
+final class AdminSqlServer {
+
+    /** What the admin's greeting (and SELECT @@version) says. */
+    static final String VERSION = "8.0.40-sluice-admin";
+    /** Admin statements are short: anything longer than this is refused before it is buffered. */
+    private static final int MAX_PACKET = 1 << 20;
+
+    private AdminSqlServer() {
+    }
+
+    static Channel bind(EventLoopGroup group, Supplier<AdminConfig> config, RsaKeyPair rsaKeys, AdminCommands commands)
+            throws InterruptedException {
+        AdminConfig admin = config.get();
+        return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        channel.pipeline().addLast("frames", new RawPacketDecoder(MAX_PACKET));
+                        channel.pipeline().addLast("admin", new AdminSqlSession(config, rsaKeys, commands));
+                    }
+                })
+                .bind(admin.sql().host(), admin.sql().port()).sync().channel();
+    }
+}

@@ -1,0 +1,195 @@
+package dev.sluice.proxy.admin;
+
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.stats.StatsObserver;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Micrometer meters for everything the proxy counts, in a Prometheus registry. Meters read the
+ * live counters when scraped; per-backend meters follow the backend list (a reload adds and
+ * removes them), and new error codes and pin reasons get their series at the next scrape.
+ * Latency percentiles are gauges over HdrHistogram snapshots taken once per scrape.
+ */
+public final class ProxyMetrics {
+
+    private static final double[] QUANTILES = {0.5, 0.95, 0.99, 1.0};
+
+    private final ProxyRuntime runtime;
+    private final StatsObserver stats;
+    private final HealthChecker health;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<Backend, List<Meter>> backendMeters = new ConcurrentHashMap<>();
+    private final Map<Backend, Set<Integer>> errorCodes = new ConcurrentHashMap<>();
+    /** Per backend, the latency quantiles of the run (first four) and of the last 10 s, in seconds. */
+    private final Map<Backend, double[]> latencies = new ConcurrentHashMap<>();
+    private final Set<String> pinReasons = new HashSet<>();
+
+    public ProxyMetrics(ProxyRuntime runtime, StatsObserver stats, HealthChecker health) {
+        this.runtime = runtime;
+        this.stats = stats;
+        this.health = health;
+        registerGlobal();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** The Prometheus text exposition of every meter, fresh. */
+    public synchronized String scrape() {
+        sync();
+        return registry.scrape();
+    }
+
+    private void registerGlobal() {
+        Gauge.builder("sluice.client.connections", runtime, r -> r.clientConnections().get())
+                .description("Client connections open now").register(registry);
+        FunctionCounter.builder("sluice.client.connections.accepted", runtime, r -> r.stats().connectionsAccepted())
+                .description("Client connections accepted").register(registry);
+        FunctionCounter.builder("sluice.client.connections.refused", runtime, r -> r.stats().connectionsRefused())
+                .description("Client connections refused (max_client_connections)").register(registry);
+        FunctionCounter.builder("sluice.client.login.failures", runtime, r -> r.stats().loginFailures())
+                .description("Client logins refused").register(registry);
+        Gauge.builder("sluice.sessions", stats, s -> s.sessions().size()).description("Client sessions now")
+                .register(registry);
+        FunctionCounter.builder("sluice.statements", stats, StatsObserver::statementsToPrimary).tag("target", "primary")
+                .description("Client statements by where they ran").register(registry);
+        FunctionCounter.builder("sluice.statements", stats, StatsObserver::statementsToReplicas).tag("target", "replica")
+                .description("Client statements by where they ran").register(registry);
+        Gauge.builder("sluice.digests", stats, s -> s.digests().size()).description("Query digests kept")
+                .register(registry);
+        FunctionCounter.builder("sluice.digests.evicted", stats, s -> s.digests().evicted())
+                .description("Query digests dropped to stay within stats.max_digests").register(registry);
+    }
+
+    private void sync() {
+        Set<Backend> current = new HashSet<>(runtime.backends());
+        for (Backend gone : new ArrayList<>(backendMeters.keySet())) {
+            if (!current.contains(gone)) {
+                backendMeters.remove(gone).forEach(registry::remove);
+                errorCodes.remove(gone);
+                latencies.remove(gone);
+            }
+        }
+        for (Backend backend : current) {
+            latencies.put(backend, quantiles(backend));
+            if (!backendMeters.containsKey(backend)) {
+                backendMeters.put(backend, register(backend));
+            }
+            Set<Integer> codes = errorCodes.computeIfAbsent(backend, b -> new HashSet<>());
+            for (Integer code : backend.errorsByCode().keySet()) {
+                if (codes.add(code)) {
+                    backendMeters.get(backend).add(FunctionCounter.builder("sluice.backend.errors", backend,
+                                    b -> b.errorsByCode().getOrDefault(code, 0L))
+                            .tags(tags(backend)).tag("code", String.valueOf(code))
+                            .description("ERR responses to client statements by error code").register(registry));
+                }
+            }
+        }
+        for (String reason : stats.pinsByReason().keySet()) {
+            if (pinReasons.add(reason)) {
+                FunctionCounter.builder("sluice.session.pins", stats, s -> s.pinsByReason().getOrDefault(reason, 0L))
+                        .tag("reason", reason).description("Sessions that started holding their backend connection, by reason")
+                        .register(registry);
+            }
+        }
+    }
+
+    private List<Meter> register(Backend backend) {
+        Tags tags = tags(backend);
+        List<Meter> meters = new ArrayList<>();
+        meters.add(FunctionCounter.builder("sluice.backend.queries", backend, Backend::queries).tags(tags)
+                .description("Client statements answered by the backend").register(registry));
+        meters.add(FunctionCounter.builder("sluice.backend.bytes.sent", backend, Backend::bytesToBackend).tags(tags)
+                .description("Bytes sent to the backend").register(registry));
+        meters.add(FunctionCounter.builder("sluice.backend.bytes.received", backend, Backend::bytesFromBackend).tags(tags)
+                .description("Bytes received from the backend").register(registry));
+        meters.add(Gauge.builder("sluice.backend.weight", backend, Backend::weight).tags(tags).register(registry));
+        meters.add(Gauge.builder("sluice.backend.available", backend, b -> b.available(System.nanoTime()) ? 1 : 0)
+                .tags(tags).description("1 when the backend takes new work").register(registry));
+        for (Backend.State state : Backend.State.values()) {
+            meters.add(Gauge.builder("sluice.backend.state", backend, b -> b.state() == state ? 1 : 0).tags(tags)
+                    .tag("state", state.name()).register(registry));
+        }
+        meters.add(Gauge.builder("sluice.backend.sessions", backend, b -> b.activeSessions().get()).tags(tags)
+                .register(registry));
+        meters.add(connections(backend, tags, "open", b -> Math.max(0, b.openConnections().get())));
+        meters.add(connections(backend, tags, "idle", b -> idle(b)));
+        meters.add(connections(backend, tags, "in_use", b -> Math.max(0, b.openConnections().get() - idle(b))));
+        meters.add(connections(backend, tags, "waiting", b -> {
+            BackendPool pool = runtime.pool(b);
+            return pool == null ? 0 : pool.waiting();
+        }));
+        meters.add(Gauge.builder("sluice.backend.connections.max", backend, b -> b.config().maxConnections()).tags(tags)
+                .register(registry));
+        meters.add(Gauge.builder("sluice.backend.replication.lag", backend,
+                        b -> b.replicationLagSeconds() == null ? Double.NaN : b.replicationLagSeconds())
+                .tags(tags).baseUnit("seconds").description("Seconds behind the primary (replicas)").register(registry));
+        meters.add(Gauge.builder("sluice.backend.lagging", backend, b -> b.lagging() ? 1 : 0).tags(tags)
+                .description("1 while a replica is behind max_replication_lag").register(registry));
+        for (int i = 0; i < QUANTILES.length; i++) {
+            int index = i;
+            meters.add(Gauge.builder("sluice.backend.latency", backend, b -> latency(b, index)).tags(tags)
+                    .tag("quantile", String.valueOf(QUANTILES[i])).tag("window", "run").baseUnit("seconds")
+                    .description("Statement latency as the proxy saw it").register(registry));
+            meters.add(Gauge.builder("sluice.backend.latency", backend, b -> latency(b, QUANTILES.length + index))
+                    .tags(tags).tag("quantile", String.valueOf(QUANTILES[i])).tag("window", "10s").baseUnit("seconds")
+                    .description("Statement latency as the proxy saw it").register(registry));
+        }
+        if (health != null) {
+            meters.add(FunctionCounter.builder("sluice.health.checks", backend, b -> health.health(b).checksPassed())
+                    .tags(tags).tag("result", "passed").register(registry));
+            meters.add(FunctionCounter.builder("sluice.health.checks", backend, b -> health.health(b).checksFailed())
+                    .tags(tags).tag("result", "failed").register(registry));
+        }
+        return meters;
+    }
+
+    private Meter connections(Backend backend, Tags tags, String state, java.util.function.ToDoubleFunction<Backend> value) {
+        return Gauge.builder("sluice.backend.connections", backend, value).tags(tags).tag("state", state)
+                .description("Backend connections by state").register(registry);
+    }
+
+    private int idle(Backend backend) {
+        BackendPool pool = runtime.pool(backend);
+        return pool == null ? 0 : pool.idleCount();
+    }
+
+    private double latency(Backend backend, int index) {
+        double[] values = latencies.get(backend);
+        return values == null ? Double.NaN : values[index];
+    }
+
+    private static double[] quantiles(Backend backend) {
+        double[] values = new double[QUANTILES.length * 2];
+        fill(values, 0, backend.latency().snapshotTotal());
+        fill(values, QUANTILES.length, backend.latency().snapshotRecent());
+        return values;
+    }
+
+    private static void fill(double[] values, int from, Histogram histogram) {
+        for (int i = 0; i < QUANTILES.length; i++) {
+            values[from + i] = histogram.getTotalCount() == 0 ? Double.NaN
+                    : (QUANTILES[i] == 1.0 ? histogram.getMaxValue() : histogram.getValueAtPercentile(QUANTILES[i] * 100)) / 1e6;
+        }
+    }
+
+    private static Tags tags(Backend backend) {
+        return Tags.of("backend", backend.name(), "role", backend.config().role().configName());
+    }
+}

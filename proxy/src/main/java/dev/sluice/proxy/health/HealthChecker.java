@@ -1,0 +1,290 @@
+package dev.sluice.proxy.health;
+
+import dev.sluice.config.HealthConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.UserConfig;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.Backend;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks every backend each interval on its own connection, off the proxy's event loops: log in
+ * (once, then kept), COM_PING, {@code SELECT @@read_only}, and on replicas the replication status.
+ * A backend failing fail_after checks in a row is SHUNNED; passing recover_after in a row brings
+ * it back ONLINE (and ends any connect backoff). DRAINING and OFFLINE are the admin's and stay.
+ * A replica behind max_replication_lag, or whose replication stopped, is marked lagging: the split
+ * router gives it no reads until it catches up.
+ */
+public final class HealthChecker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(HealthChecker.class);
+
+    private final ProxyRuntime runtime;
+    private final EventLoop loop;
+    private final Class<? extends Channel> channelType;
+    private final Map<Backend, BackendHealth> health = new ConcurrentHashMap<>();
+    private volatile HealthConfig config;
+    private ScheduledFuture<?> ticker;
+    private volatile boolean closed;
+
+    public HealthChecker(ProxyRuntime runtime, EventLoop loop, Class<? extends Channel> channelType) {
+        this.runtime = runtime;
+        this.loop = loop;
+        this.channelType = channelType;
+        this.config = runtime.config().health();
+    }
+
+    /** The account checks log in as, or empty when there is none (pass-through auth and no health.user). */
+    public static Optional<UserConfig> account(SluiceConfig config) {
+        HealthConfig health = config.health();
+        if (health.user().isPresent()) {
+            return Optional.of(new UserConfig(health.user().get(), health.password().orElse("")));
+        }
+        return config.users().stream().findFirst();
+    }
+
+    /** Starts checking; every interval from now on (the first check at once). */
+    public void start() {
+        loop.execute(this::tick);
+    }
+
+    /** A reload may change the interval, thresholds, lag limit or account; the next tick uses them. */
+    public void reconfigure(HealthConfig newConfig) {
+        HealthConfig old = config;
+        config = newConfig;
+        if (!old.user().equals(newConfig.user()) || !old.password().equals(newConfig.password())) {
+            loop.execute(() -> health.values().forEach(h -> {
+                if (h.connection != null) {
+                    h.connection.close();
+                    h.connection = null;
+                }
+            }));
+        }
+    }
+
+    /** The checks' view of a backend (an empty one before its first check). */
+    public BackendHealth health(Backend backend) {
+        return health.computeIfAbsent(backend, b -> new BackendHealth());
+    }
+
+    public boolean enabled() {
+        return config.enabled() && account(runtime.config()).isPresent();
+    }
+
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        HealthConfig current = config;
+        Set<Backend> live = new HashSet<>(runtime.backends());
+        for (Map.Entry<Backend, BackendHealth> entry : health.entrySet()) {
+            if (!live.contains(entry.getKey())) {
+                if (entry.getValue().connection != null) {
+                    entry.getValue().connection.close();
+                }
+                health.remove(entry.getKey());
+            }
+        }
+        Optional<UserConfig> account = account(runtime.config());
+        if (current.enabled() && account.isPresent()) {
+            for (Backend backend : live) {
+                check(backend, health(backend), current, account.get());
+            }
+        }
+        ticker = loop.schedule(this::tick, current.interval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void check(Backend backend, BackendHealth state, HealthConfig current, UserConfig account) {
+        if (state.checking) {
+            return;
+        }
+        state.checking = true;
+        Check check = new Check(backend, state, current);
+        check.timer = loop.schedule(() -> check.fail("no answer within " + current.timeout().toMillis() + " ms", false),
+                current.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        Future<HealthConnection> connected = state.connection != null && state.connection.isActive()
+                ? loop.newSucceededFuture(state.connection)
+                : HealthConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
+                        runtime.backendTls(), loop, channelType, (int) current.timeout().toMillis());
+        connected.addListener(done -> {
+            if (!done.isSuccess()) {
+                HealthCheckException e = done.cause() instanceof HealthCheckException h ? h : null;
+                check.fail(done.cause().getMessage(), e != null && e.unreachable());
+                return;
+            }
+            if (check.over) {
+                ((HealthConnection) done.getNow()).close();
+                return;
+            }
+            state.connection = (HealthConnection) done.getNow();
+            ping(check);
+        });
+    }
+
+    private void ping(Check check) {
+        check.state.connection.ping().addListener(done -> {
+            if (check.failed(done, "COM_PING")) {
+                return;
+            }
+            check.state.selects.increment();
+            check.state.connection.query("SELECT @@read_only").addListener(readOnly -> {
+                if (check.failed(readOnly, "SELECT @@read_only")) {
+                    return;
+                }
+                String value = ((QueryResult) readOnly.getNow()).first("@@read_only");
+                check.state.readOnly(value == null ? null : !value.equals("0"));
+                if (check.backend.isPrimary()) {
+                    check.pass(null);
+                } else {
+                    replicaStatus(check);
+                }
+            });
+        });
+    }
+
+    private void replicaStatus(Check check) {
+        check.state.replicaStatuses.increment();
+        String sql = check.state.replicaStatusQuery;
+        check.state.connection.query(sql).addListener(done -> {
+            if (check.over) {
+                return;
+            }
+            if (done.isSuccess() && ((QueryResult) done.getNow()).isError()
+                    && ((QueryResult) done.getNow()).errorCode() == 1064 && sql.contains("REPLICA")) {
+                check.state.replicaStatusQuery = "SHOW SLAVE STATUS";
+                replicaStatus(check);
+                return;
+            }
+            if (check.failed(done, sql)) {
+                return;
+            }
+            check.pass(ReplicationStatus.of((QueryResult) done.getNow()));
+        });
+    }
+
+    /** One check of one backend; whichever ends it first (answer, error, timeout) wins. */
+    private final class Check {
+        final Backend backend;
+        final BackendHealth state;
+        final HealthConfig config;
+        ScheduledFuture<?> timer;
+        boolean over;
+
+        Check(Backend backend, BackendHealth state, HealthConfig config) {
+            this.backend = backend;
+            this.state = state;
+            this.config = config;
+        }
+
+        /** True (and the check failed) when the step did not succeed. */
+        boolean failed(Future<?> step, String what) {
+            if (over) {
+                return true;
+            }
+            if (!step.isSuccess()) {
+                fail(what + ": " + step.cause().getMessage(), false);
+                return true;
+            }
+            if (step.getNow() instanceof QueryResult result && result.isError()) {
+                fail(what + ": ERR " + result.errorCode() + " " + result.errorMessage(), false);
+                return true;
+            }
+            return false;
+        }
+
+        void fail(String reason, boolean unreachable) {
+            if (!end()) {
+                return;
+            }
+            if (state.connection != null) {
+                state.connection.close();
+                state.connection = null;
+            }
+            state.checked(System.currentTimeMillis(), reason);
+            state.consecutiveSuccesses = 0;
+            state.consecutiveFailures++;
+            if (unreachable) {
+                // As for a session's failed connect: out of rotation at once, until a check or a login succeeds.
+                backend.connectFailed(System.nanoTime(), runtime.config().timeouts().backendRetry().toNanos(),
+                        "health check: " + reason);
+            }
+            if (!backend.isPrimary()) {
+                backend.replicationLag(null, false);
+            }
+            if (backend.state() == Backend.State.ONLINE && state.consecutiveFailures >= config.failAfter()) {
+                backend.state(Backend.State.SHUNNED);
+                log.warn("backend {} is SHUNNED after {} failed health checks: {}", backend.name(),
+                        state.consecutiveFailures, reason);
+            }
+        }
+
+        void pass(ReplicationStatus replication) {
+            if (!end()) {
+                return;
+            }
+            state.checked(System.currentTimeMillis(), null);
+            state.consecutiveFailures = 0;
+            state.consecutiveSuccesses++;
+            if (replication != null) {
+                state.replication(replication.description());
+                boolean tooFar = config.limitsLag() && replication.configured()
+                        && (replication.lagSeconds() == null || replication.lagSeconds() > config.maxReplicationLag().toSeconds());
+                if (tooFar != backend.lagging()) {
+                    log.info("replica {} {} (lag {}, max_replication_lag {})", backend.name(),
+                            tooFar ? "gets no reads until it catches up" : "caught up and takes reads again",
+                            replication.lagSeconds() == null ? "unknown: " + replication.description()
+                                    : replication.lagSeconds() + " s", config.maxReplicationLag());
+                }
+                backend.replicationLag(replication.lagSeconds(), tooFar);
+            }
+            if (state.consecutiveSuccesses >= config.recoverAfter()) {
+                backend.connectSucceeded();
+                if (backend.state() == Backend.State.SHUNNED) {
+                    backend.state(Backend.State.ONLINE);
+                    log.info("backend {} is ONLINE again after {} passed health checks", backend.name(),
+                            state.consecutiveSuccesses);
+                }
+            }
+        }
+
+        private boolean end() {
+            if (over) {
+                return false;
+            }
+            over = true;
+            state.checking = false;
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        loop.execute(() -> {
+            if (ticker != null) {
+                ticker.cancel(false);
+            }
+            health.values().forEach(h -> {
+                if (h.connection != null) {
+                    h.connection.close();
+                    h.connection = null;
+                }
+            });
+        });
+    }
+}
