@@ -1,0 +1,78 @@
+package dev.sluice.proxy.capture;
+
+import dev.sluice.protocol.Commands;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * One JSON object per line. Every line has time (the start, UTC, microseconds), session, user,
+ * client, schema, backend, command, sql, digest, digest_text, duration_us, rows_sent,
+ * rows_affected, error and bytes_in; prepared-statement commands add statement_id, executes add
+ * params (an array, or null with params_problem saying why); a cut command adds truncated.
+ */
+final class JsonLinesFormat implements CaptureFormat {
+
+    private final WallClock clock;
+
+    JsonLinesFormat(WallClock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public String header() {
+        return "";
+    }
+
+    @Override
+    public void append(StringBuilder out, CapturedStatement s, StatementRenderer text) {
+        out.append('{');
+        Json.field(out, "time").append('"');
+        clock.appendIso(out, clock.micros(s.startNanos));
+        out.append('"');
+        Json.field(out, "session").append(s.sessionId);
+        Json.string(Json.field(out, "user"), s.user);
+        Json.string(Json.field(out, "client"), address(s.client));
+        Json.string(Json.field(out, "schema"), s.schema);
+        Json.string(Json.field(out, "backend"), s.backend);
+        Json.string(Json.field(out, "command"), CommandNames.of(s.command));
+        if (s.statementId >= 0) {
+            Json.field(out, "statement_id").append(s.statementId);
+        }
+        Json.string(Json.field(out, "sql"), s.command == Commands.COM_INIT_DB ? text.schemaArgument : text.sql);
+        Json.string(Json.field(out, "digest"), text.digestHex);
+        Json.string(Json.field(out, "digest_text"), text.digestText);
+        if (text.values != null) {
+            Json.field(out, "params");
+            if (text.values.values() == null) {
+                out.append("null");
+                Json.string(Json.field(out, "params_problem"), text.values.problem());
+            } else {
+                out.append('[');
+                for (int i = 0; i < text.values.values().size(); i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    text.parameters().appendJson(out, text.values.values().get(i), text.values.types().get(i));
+                }
+                out.append(']');
+            }
+        }
+        Json.field(out, "duration_us").append(s.latencyNanos / 1000);
+        Json.field(out, "rows_sent").append(s.rowsSent);
+        Json.field(out, "rows_affected").append(s.rowsAffected);
+        Json.field(out, "error").append(s.errorCode);
+        Json.field(out, "bytes_in").append(s.bytesIn);
+        if (s.truncated) {
+            Json.field(out, "truncated").append("true");
+        }
+        out.append("}\n");
+    }
+
+    static String address(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            String host = inet.getAddress().getHostAddress();
+            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
+        }
+        return address == null ? null : address.toString();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.sluice.proxy.capture;
+
+import dev.sluice.config.BackendConfig;
+import dev.sluice.config.CaptureConfig;
+import dev.sluice.config.HostPort;
+import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.observe.StatementObserver;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Capture driven the way sessions drive it (command, then response), with a real writer thread
+ * writing a real file; {@link #finish} stops the writer and reads the file.
+ */
+final class CaptureHarness {
+
+    final List<StatementObserver> registered = new CopyOnWriteArrayList<>();
+    final CaptureControl control = new CaptureControl(registered::add, registered::remove);
+    private final Map<String, Backend> backends = new HashMap<>();
+    private final Path file;
+
+    CaptureHarness(CaptureConfig config) {
+        this.file = config.file().orElseThrow();
+        control.enable(config);
+    }
+
+    StatementObserver observer() {
+        return registered.isEmpty() ? StatementObserver.NONE : registered.get(0);
+    }
+
+    void run(TestSession session, ByteBuf frame, Response response, long latencyMicros) {
+        int command = frame.getUnsignedByte(Packet.HEADER_SIZE);
+        StatementObserver observer = observer();
+        Object token = observer.onCommand(session, command, frame);
+        observer.onResponse(session, token, command, backend(session.backendName()), response, latencyMicros * 1000);
+    }
+
+    void noResponse(TestSession session, ByteBuf frame) {
+        observer().onNoResponseCommand(session, frame.getUnsignedByte(Packet.HEADER_SIZE), frame);
+    }
+
+    private Backend backend(String name) {
+        return backends.computeIfAbsent(name, n -> new Backend(new BackendConfig(n, new HostPort("127.0.0.1", 3306),
+                BackendConfig.Role.PRIMARY, 1, 10)));
+    }
+
+    /** Stops capture (what is queued gets written) and returns the file's lines. */
+    List<String> finish() throws IOException {
+        control.disable();
+        return Files.readAllLines(file);
+    }
+}
