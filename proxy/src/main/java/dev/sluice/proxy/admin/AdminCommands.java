@@ -17,6 +17,7 @@ import java.util.function.Supplier;
  * SET BACKEND name STATE [=] ONLINE|DRAINING|OFFLINE      SET BACKEND name WEIGHT [=] n
  * UPDATE backends SET state = '...', weight = n [WHERE ...]
  * RESET STATS | RELOAD CONFIG | HELP
+ * SET CAPTURE [=] ON|OFF | SHOW CAPTURE
  * </pre>
  * plus what the mariadb client sends by itself ({@code select @@version_comment limit 1}, SET
  * NAMES, USE). Call off the proxy's event loops.
@@ -29,7 +30,7 @@ final class AdminCommands {
             "SELECT cols|* FROM backends|pools|digests|sessions|global [WHERE col op value [AND ...]] [ORDER BY col [DESC]] [LIMIT n]",
             "SET BACKEND name STATE ONLINE|DRAINING|OFFLINE", "SET BACKEND name WEIGHT n",
             "UPDATE backends SET state = 'OFFLINE', weight = 2 WHERE name = 'replica1'",
-            "RESET STATS", "RELOAD CONFIG");
+            "RESET STATS", "RELOAD CONFIG", "SET CAPTURE ON|OFF", "SHOW CAPTURE");
 
     private final ProxyRuntime runtime;
     private final Tables tables;
@@ -141,6 +142,10 @@ final class AdminCommands {
                     "replication_lag_s", "read_only", "last_check_error"), "backends", List.of(), List.of(), Long.MAX_VALUE, 0)
                     .apply(all));
         }
+        if (tokens.accept("CAPTURE")) {
+            tokens.expectEnd();
+            return showCapture();
+        }
         if (tokens.accept("TABLES")) {
             tokens.expectEnd();
             return rows("tables", "Tables_in_sluice", Tables.NAMES);
@@ -158,6 +163,9 @@ final class AdminCommands {
     }
 
     private AdminResult set(AdminTokens tokens) {
+        if (tokens.accept("CAPTURE")) {
+            return setCapture(tokens);
+        }
         if (!tokens.accept("BACKEND")) {
             // SET NAMES, SET autocommit and the like from clients: nothing to keep here.
             return new AdminResult.Ok(0, "");
@@ -175,6 +183,39 @@ final class AdminCommands {
             return new AdminResult.Ok(1, setWeight(backend, value));
         }
         throw AdminSqlException.syntax("SET BACKEND " + name + " takes STATE or WEIGHT, not " + what);
+    }
+
+    /** SET CAPTURE ON: capture with the last settings (the config's, or --capture's); OFF stops it. */
+    private AdminResult setCapture(AdminTokens tokens) {
+        tokens.accept("=");
+        AdminTokens.Token value = tokens.take();
+        tokens.expectEnd();
+        dev.sluice.proxy.capture.CaptureControl capture = runtime.capture();
+        if (value.is("ON") || value.text().equals("1")) {
+            try {
+                return new AdminResult.Ok(0, capture.enable().describe());
+            } catch (IllegalStateException e) {
+                throw new AdminSqlException(AdminSqlException.WRONG_VALUE, "42000", e.getMessage());
+            }
+        }
+        if (value.is("OFF") || value.text().equals("0")) {
+            return new AdminResult.Ok(0, capture.disable().describe());
+        }
+        throw new AdminSqlException(AdminSqlException.WRONG_VALUE, "42000", "Variable 'capture' can't be set to the value"
+                + " of '" + value.text() + "' (expected: ON or OFF)");
+    }
+
+    private AdminResult showCapture() {
+        dev.sluice.proxy.capture.CaptureStatus status = runtime.capture().status();
+        dev.sluice.proxy.capture.CaptureStats stats = runtime.capture().stats();
+        Table.Builder table = new Table.Builder("capture").text("state").text("file").text("format").text("sql")
+                .integer("queued").integer("written").integer("dropped").integer("bytes_written").integer("failures")
+                .text("last_failure");
+        table.row(status.running() ? "ON" : "OFF", status.config().file().map(Object::toString).orElse(null),
+                status.config().format().configName(), status.config().sql().configName(), stats.queuedStatements(),
+                stats.writtenStatements(), stats.droppedStatements(), stats.bytesWritten(), stats.failures(),
+                status.failure().orElse(null));
+        return new AdminResult.Rows(table.build());
     }
 
     private AdminResult update(AdminTokens tokens) {
