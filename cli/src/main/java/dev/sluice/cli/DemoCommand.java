@@ -3,7 +3,7 @@ package dev.sluice.cli;
 import dev.sluice.config.HostPort;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyServer;
-import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.admin.Json;
 import dev.sluice.slap.SlapCommand;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbServer;
@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,19 +72,8 @@ public final class DemoCommand implements Callable<Integer> {
         }
     }
 
+    /** The same table as {@code sluice stats}, from the same rows the HTTP admin serves. */
     static void printBackendTable(PrintWriter out, ProxyServer proxy) {
-        out.println(String.format("%-10s %-8s %6s %10s %7s %9s %9s %9s %9s", "backend", "role", "weight", "queries",
-                "errors", "p50 ms", "p95 ms", "p99 ms", "max ms"));
-        for (Backend backend : proxy.runtime().backends()) {
-            Histogram latency = backend.latency().snapshotTotal();
-            out.println(String.format("%-10s %-8s %6d %10d %7d %9.3f %9.3f %9.3f %9.3f", backend.name(),
-                    backend.config().role().configName(), backend.weight(), backend.queries(), backend.errors(),
-                    millis(latency, 50), millis(latency, 95), millis(latency, 99),
-                    latency.getTotalCount() == 0 ? 0.0 : latency.getMaxValue() / 1000.0));
-        }
-    }
-
-    private static double millis(Histogram histogram, double percentile) {
-        return histogram.getTotalCount() == 0 ? 0.0 : histogram.getValueAtPercentile(percentile) / 1000.0;
+        StatsCommand.printTable(out, Json.rows(proxy.admin().tables().backends()));
     }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.cli;
 
+import dev.sluice.config.AdminConfig;
 import dev.sluice.config.ConfigException;
+import dev.sluice.config.HealthConfig;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.HostPort;
 import dev.sluice.config.QuickStart;
@@ -68,7 +70,8 @@ public final class ProxyCommand implements Callable<Integer> {
                 out.println("No --config or --backend: starting embedded MariaDB backends (a primary and two replicas)...");
                 out.flush();
                 embedded = EmbeddedBackends.start(4000);
-                config = EmbeddedBackends.config(embedded);
+                config = EmbeddedBackends.config(embedded).withAdmin(AdminConfig.defaults())
+                        .withHealth(HealthConfig.defaults());
             }
             if (listen != null) {
                 config = config.withListen(HostPort.parse(listen));
@@ -80,7 +83,7 @@ public final class ProxyCommand implements Callable<Integer> {
         }
         ProxyServer proxy;
         try {
-            proxy = ProxyServer.start(config);
+            proxy = ProxyServer.start(config, configFile);
         } catch (Exception e) {
             err.println("sluice proxy: cannot start: " + e.getMessage());
             closeQuietly(embedded);
@@ -121,6 +124,14 @@ public final class ProxyCommand implements Callable<Integer> {
         } else {
             // A real password stays off the terminal: the client prompts for it.
             out.println("Connect with: mariadb -h127.0.0.1 -P" + port + " -u" + config.users().get(0).name() + " -p");
+        }
+        var admin = proxy.admin();
+        if (admin != null && admin.sqlAddress() != null) {
+            out.println("Admin: mariadb -h" + admin.sqlAddress().getHostString() + " -P" + admin.sqlAddress().getPort()
+                    + " -u" + config.admin().user() + " -p" + config.admin().password()
+                    + "   (SHOW BACKENDS; SELECT * FROM digests ORDER BY sum_time_ms DESC LIMIT 10)");
+            out.println("Metrics: http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort()
+                    + "/metrics   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");
         }
         out.println("Stop with Ctrl-C (or SIGTERM): in-flight statements finish first.");
         out.flush();
