@@ -22,6 +22,9 @@ final class ReadYourWrites {
     private boolean wrote;
     private String lastGtid;
     private final Set<Backend> caughtUp = new HashSet<>();
+    /** Replicas that failed to catch up in time lately, with when: reads skip them for a while. */
+    private final java.util.Map<Backend, Long> slow = new java.util.HashMap<>();
+    private static final long SLOW_FOR_NANOS = 1_000_000_000L;
 
     ReadYourWrites(RoutingConfig routing) {
         this.mode = routing.readYourWrites();
@@ -61,5 +64,23 @@ final class ReadYourWrites {
 
     void caughtUp(Backend replica) {
         caughtUp.add(replica);
+    }
+
+    boolean gtidMode() {
+        return mode == RoutingConfig.ReadYourWrites.GTID;
+    }
+
+    /** The replica did not get to the session's last write in time: it is skipped for a second. */
+    void tooSlow(Backend replica, long nowNanos) {
+        slow.put(replica, nowNanos);
+    }
+
+    /** Replicas to skip now. */
+    Set<Backend> slowReplicas(long nowNanos) {
+        if (slow.isEmpty()) {
+            return Set.of();
+        }
+        slow.values().removeIf(since -> nowNanos - since > SLOW_FOR_NANOS);
+        return Set.copyOf(slow.keySet());
     }
 }

@@ -74,6 +74,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
      * tracking does not report: it is read back after such a statement.
      */
     private boolean collationUnknown;
+    /** The last OK reported the session's last_gtid (read back otherwise, in gtid mode). */
+    private boolean gtidReported;
 
     private Phase phase = Phase.IDLE;
     private BackendConnection bound;
@@ -270,7 +272,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     // ---- routing and state replay ----
 
     private void route(Command command) {
-        route(command, Set.of());
+        route(command, readYourWrites.slowReplicas(System.nanoTime()));
     }
 
     private void route(Command command, Set<Backend> avoid) {
@@ -367,7 +369,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             bound = null;
             boundPool = null;
             pool.releaseTracked(connection);
-            route(command, Set.copyOf(runtime.backends().stream().filter(b -> !b.isPrimary()).toList()));
+            readYourWrites.tooSlow(connection.backend(), System.nanoTime());
+            route(command, readYourWrites.slowReplicas(System.nanoTime()));
         });
     }
 
@@ -483,6 +486,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 case SessionStateChange.SystemVariable variable -> {
                     if (variable.name().equalsIgnoreCase("last_gtid")) {
                         readYourWrites.gtid(variable.value());
+                        gtidReported = true;
                     } else {
                         charsetChanged |= variable.name().equalsIgnoreCase("character_set_connection");
                         collationReported |= variable.name().equalsIgnoreCase("collation_connection");
@@ -519,7 +523,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             readBackCollation(response);
             return;
         }
+        boolean reported = gtidReported;
+        gtidReported = false;
+        if (readYourWrites.gtidMode() && !reported && bound != null && current != null && current.route().write()
+                && !response.isError() && response.statusKnown() && !response.inTransaction()
+                && bound.backend().isPrimary()) {
+            readBackGtid(response);
+            return;
+        }
         finish(response);
+    }
+
+    /** A write committed and the server did not report its GTID: it is asked for. */
+    private void readBackGtid(Response response) {
+        String[] gtid = new String[1];
+        bound.sendOwnQuery("SELECT @@last_gtid", row -> gtid[0] = firstColumn(row), done -> {
+            readYourWrites.gtid(gtid[0]);
+            finish(response);
+        });
     }
 
     private void readBackCollation(Response response) {
