@@ -102,13 +102,16 @@ final class CaptureWriter implements Runnable {
         List<CapturedStatement> batch = new ArrayList<>(BATCH);
         try {
             while (true) {
+                // Read before draining: what was queued before stop() is then drained below, even
+                // if a flush blocked for a while after the queue last looked empty.
+                boolean last = stopping;
                 batch.clear();
                 queue.drainTo(batch, BATCH);
                 if (batch.isEmpty()) {
                     if (unflushedStatements > 0) {
                         flush(file);
                     }
-                    if (stopping) {
+                    if (last) {
                         break;
                     }
                     LockSupport.parkNanos(IDLE_NANOS);

@@ -40,7 +40,7 @@ final class WallClock {
     /** ISO 8601 in UTC with microseconds: {@code 2025-06-01T10:00:00.123456Z}. */
     void appendIso(StringBuilder out, long epochMicros) {
         cache(Math.floorDiv(epochMicros, 1_000_000));
-        int fraction = (int) Math.floorMod(epochMicros, 1_000_000);
+        int fraction = Math.floorMod(epochMicros, 1_000_000);
         out.append(cachedIso).append('.');
         for (int digits = 100_000; digits > 0; digits /= 10) {
             out.append((char) ('0' + fraction / digits % 10));
