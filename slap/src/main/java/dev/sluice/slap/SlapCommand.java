@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
         description = {"Run a query multiple times against the server: a mysqlslap-compatible load client.",
                 "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
         footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
-                "--rate, --json, --sweep, --fail-fast; errors are counted per code and reported on stderr."})
+                "--rate, --json, --sweep, --fail-fast; errors are counted per code and reported on stderr.",
+                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back."})
 public final class SlapCommand implements Callable<Integer> {
 
     static final String ASK_PASSWORD = "\0ask";
@@ -156,11 +157,21 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--client-threads", paramLabel = "auto|virtual|platform", description = "Thread per client: auto (default) uses platform threads up to 256 clients and virtual threads above.")
     private String clientThreads = "auto";
 
+    @Option(names = "--replay", paramLabel = "FILE", description = "Replay a jsonl capture of sluice proxy: each captured session on its own client, statements in order, prepared statements prepared; compares counts and latencies per digest.")
+    private String replay;
+
+    @Option(names = "--speed", paramLabel = "1.0|N|max", description = "With --replay: divide the captured pauses by this (max: no pauses).")
+    private String speed;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
+            if (replay != null || speed != null) {
+                Replay.run(replayOptions(), out, err);
+                return 0;
+            }
             Slap.run(options(), out, err);
             return 0;
         } catch (SlapException e) {
@@ -199,6 +210,25 @@ public final class SlapCommand implements Callable<Integer> {
         if (charCols != null) b.charCols(ColumnSpec.parse(charCols, "number-char-cols"));
         if (engine != null) b.engines(EngineSpec.parseList(engine));
         return b.build();
+    }
+
+    /** --replay's options: the connection options, --speed, and --concurrency as preserve or a count. */
+    ReplayOptions replayOptions() {
+        if (replay == null) {
+            throw new SlapException("--speed applies to --replay only", 1);
+        }
+        if (autoGenerateSql || query != null || create != null || iterations != null || numberOfQueries != null
+                || time != null || rate != null || sweep != null) {
+            throw new SlapException("--replay runs the captured statements: it cannot be combined with --auto-generate-sql,"
+                    + " --query, --create, --iterations, --number-of-queries, --time, --rate or --sweep", 1);
+        }
+        SlapOptions.Builder b = SlapOptions.builder();
+        connection.applyTo(b, this::askPassword);
+        boolean concurrencyGiven = spec.commandLine().getParseResult() != null
+                && spec.commandLine().getParseResult().hasMatchedOption("--concurrency");
+        return new ReplayOptions(java.nio.file.Path.of(replay), ReplayOptions.parseSpeed(speed == null ? "1.0" : speed),
+                concurrencyGiven ? ReplayOptions.parseConcurrency(concurrency) : ReplayOptions.PRESERVE,
+                b.build().connection(), ClientThreads.parse(clientThreads));
     }
 
     private static long number(String value, String option) {

@@ -1,0 +1,59 @@
+package dev.sluice.slap;
+
+import com.mysql.cj.jdbc.NonRegisteringDriver;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * Connector/J connections for a replay: prepared statements become server-side prepared
+ * statements (COM_STMT_PREPARE, EXECUTE, CLOSE, one each, as captured), never emulated or cached;
+ * no round trips of the driver's own beyond the first connect (as in {@link Connector}).
+ */
+final class ReplayConnector {
+
+    private static final int SOCKET_TIMEOUT_MILLIS = 300_000;
+
+    private final NonRegisteringDriver driver;
+    private final Properties properties = new Properties();
+    private final String url;
+
+    ReplayConnector(ConnectionOptions options, boolean multiStatements) {
+        try {
+            this.driver = new NonRegisteringDriver();
+        } catch (SQLException e) {
+            throw new SlapException("Cannot load Connector/J: " + e.getMessage(), 1, e);
+        }
+        properties.setProperty("user", options.user() == null ? "" : options.user());
+        if (options.password() != null) {
+            properties.setProperty("password", options.password());
+        }
+        properties.setProperty("allowMultiQueries", Boolean.toString(multiStatements));
+        properties.setProperty("useServerPrepStmts", "true");
+        properties.setProperty("cachePrepStmts", "false");
+        properties.setProperty("emulateUnsupportedPstmts", "false");
+        properties.setProperty("cacheServerConfiguration", "true");
+        properties.setProperty("characterSetResults", "UTF-8");
+        properties.setProperty("connectionAttributes", "program_name:slap-replay");
+        properties.setProperty("maintainTimeStats", "false");
+        properties.setProperty("connectTimeout", "60000");
+        properties.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_MILLIS));
+        properties.setProperty("useCompression", Boolean.toString(options.compress()));
+        properties.setProperty("useLocalSessionState", "true");
+        properties.setProperty("elideSetAutoCommits", "true");
+        properties.setProperty("allowLoadLocalInfile", "false");
+        TlsProperties.apply(options.ssl(), properties);
+        this.url = "jdbc:mysql://" + options.address() + "/";
+    }
+
+    /** A connection with {@code schema} as its default (may be null). */
+    Connection open(String schema) throws SQLException {
+        Properties connect = properties;
+        if (schema != null && !schema.isEmpty()) {
+            connect = new Properties();
+            connect.putAll(properties);
+            connect.setProperty("dbname", schema);
+        }
+        return driver.connect(url, connect);
+    }
+}
