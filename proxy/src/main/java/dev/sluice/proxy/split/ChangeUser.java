@@ -9,7 +9,11 @@ import dev.sluice.protocol.auth.ServerStep;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.ComChangeUser;
 import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.protocol.ServerStatus;
+import dev.sluice.proxy.frontend.Replies;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.buffer.ByteBufUtil;
 import java.nio.charset.StandardCharsets;
 
@@ -21,14 +25,19 @@ import java.nio.charset.StandardCharsets;
  */
 final class ChangeUser {
 
+    /** Where the exchange stands after a step. */
+    enum Progress { WAITING, ACCEPTED, REJECTED }
+
     private final ComChangeUser request;
     private final ServerAuthExchange exchange;
     private final UserConfig account;
+    private int sequenceId;
 
-    private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account) {
+    private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId) {
         this.request = request;
         this.exchange = exchange;
         this.account = account;
+        this.sequenceId = sequenceId;
     }
 
     /** Starts checking the COM_CHANGE_USER in {@code frame}; the first step is in {@link #first}. */
@@ -41,15 +50,44 @@ final class ChangeUser {
         ServerLogin login = new ServerLogin(request.user(), host,
                 account == null ? null : account.password().getBytes(StandardCharsets.UTF_8), seed, secure,
                 runtime.rsaKeys(), !runtime.sha2Cache().contains(request.user()));
-        return new ChangeUser(request, new ServerAuthExchange(runtime.authPlugins(), login, plugin), account);
+        return new ChangeUser(request, new ServerAuthExchange(runtime.authPlugins(), login, plugin), account,
+                RawPacketDecoder.sequenceId(frame));
     }
 
-    ServerStep first() {
-        return exchange.start(request.authPluginName(), request.authResponse());
+    /** The first step, answered to the client. */
+    Progress first(Channel client) {
+        return answer(exchange.start(request.authPluginName(), request.authResponse()), client);
     }
 
-    ServerStep next(ByteBuf frame) {
-        return exchange.onClientData(ByteBufUtil.getBytes(RawPacketDecoder.payload(frame)));
+    /** The client's next auth packet, answered. */
+    Progress next(ByteBuf frame, Channel client) {
+        sequenceId = RawPacketDecoder.sequenceId(frame);
+        return answer(exchange.onClientData(ByteBufUtil.getBytes(RawPacketDecoder.payload(frame))), client);
+    }
+
+    /** After ACCEPTED, once the session has become the new user: the OK that ends the exchange. */
+    void sendOk(Channel client) {
+        client.writeAndFlush(Replies.ok(client.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
+    }
+
+    private Progress answer(ServerStep step, Channel client) {
+        return switch (step) {
+            case ServerStep.Reply reply -> {
+                client.writeAndFlush(Replies.frame(client.alloc(), ++sequenceId, reply.payload()));
+                yield Progress.WAITING;
+            }
+            case ServerStep.Accept accept -> {
+                for (byte[] payload : accept.sendBeforeOk()) {
+                    client.write(Replies.frame(client.alloc(), ++sequenceId, payload));
+                }
+                yield Progress.ACCEPTED;
+            }
+            case ServerStep.Reject reject -> {
+                client.writeAndFlush(Replies.err(client.alloc(), ++sequenceId, reject.errorCode(), reject.sqlState(),
+                        reject.message())).addListener(ChannelFutureListener.CLOSE);
+                yield Progress.REJECTED;
+            }
+        };
     }
 
     UserConfig account() {

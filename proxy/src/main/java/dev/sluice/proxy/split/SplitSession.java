@@ -15,7 +15,6 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.observe.SessionInfo;
-import dev.sluice.protocol.auth.ServerStep;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -53,7 +52,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final long clientCapabilities;
     private final SplitStatements statements = new SplitStatements();
     private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
-    private final EnumSet<PinReason> pins = EnumSet.noneOf(PinReason.class);
+    private final Binding binding = new Binding(reason -> runtime().observer().onPinned(this, reason.label()));
     private final SessionVariables desired;
     private final long maxPacketSize;
     private LoginRequest login;
@@ -66,7 +65,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final byte[] seed;
     private final boolean secure;
     private ChangeUser changingUser;
-    private int authSequenceId;
     /** The statement in flight was already retried once after its replica died. */
     private boolean retried;
     /**
@@ -78,16 +76,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private boolean gtidReported;
 
     private Phase phase = Phase.IDLE;
-    private BackendConnection bound;
-    private BackendPool boundPool;
-    private boolean inTransaction;
-    private boolean keepForNext;
-    /**
-     * The last statement left something on its connection that only the next statement may ask
-     * for (an insert id, warnings, a found-rows count): the connection is kept for one more
-     * statement, and given back at once if that one does not ask.
-     */
-    private boolean keepIfAsked;
     private boolean stateInitialised;
     private boolean responseStarted;
     /** The command in flight, for what its response changes. */
@@ -112,6 +100,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         runtime.observer().onSessionStart(this);
     }
 
+    private ProxyRuntime runtime() {
+        return runtime;
+    }
+
     @Override
     public long sessionId() {
         return sessionId;
@@ -134,14 +126,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public Set<String> pins() {
-        Set<String> labels = new java.util.TreeSet<>();
-        pins.forEach(pin -> labels.add(pin.label()));
-        return labels;
+        return binding.pinLabels();
     }
 
     @Override
     public String backendName() {
-        return bound == null ? null : bound.backend().name();
+        return binding.connection() == null ? null : binding.connection().backend().name();
     }
 
     @Override
@@ -161,14 +151,14 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             frame.release();
             return;
         }
+        BackendConnection bound = binding.connection();
         if (phase == Phase.IN_FLIGHT && bound != null && bound.expectsClientData()) {
             bound.writeClientData(frame, RawPacketDecoder.payloadLength(frame));
             return;
         }
         if (phase == Phase.CHANGING_USER) {
             try {
-                authSequenceId = RawPacketDecoder.sequenceId(frame);
-                changeUserStep(changingUser.next(frame));
+                afterChangeUserStep(changingUser.next(frame, client));
             } finally {
                 frame.release();
             }
@@ -184,8 +174,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (bound != null) {
-            bound.flush();
+        if (binding.connection() != null) {
+            binding.connection().flush();
         }
     }
 
@@ -236,14 +226,14 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
                  Commands.COM_STMT_RESET -> statementCommand(code, frame);
             case Commands.COM_STMT_CLOSE -> {
-                statements.close(frame, bound);
+                statements.close(frame);
                 frame.release();
                 next();
             }
             case Commands.COM_RESET_CONNECTION -> resetConnection(frame);
             case Commands.COM_CHANGE_USER -> changeUser(frame);
             case Commands.COM_SET_OPTION -> {
-                pins.add(PinReason.SET_OPTION);
+                binding.pin(PinReason.SET_OPTION);
                 route(new Command(code, frame, RoutedStatement.PRIMARY, null));
             }
             default -> route(new Command(code, frame, RoutedStatement.PRIMARY, null));
@@ -257,14 +247,15 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             replyErr(1243, "HY000", "Unknown prepared statement handler given to " + Commands.name(code));
             return;
         }
-        if (code == Commands.COM_STMT_RESET && (bound == null || statement.backendId(bound) == null)) {
+        if (code == Commands.COM_STMT_RESET
+                && (binding.connection() == null || statement.backendId(binding.connection()) == null)) {
             // Nothing of it lives on a connection: nothing to reset.
             frame.release();
             replyOk();
             return;
         }
         if (code == Commands.COM_STMT_SEND_LONG_DATA) {
-            pins.add(PinReason.LONG_DATA);
+            binding.pin(PinReason.LONG_DATA);
         }
         route(new Command(code, frame, statement.route, statement));
     }
@@ -278,17 +269,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void route(Command command, Set<Backend> avoid) {
         phase = Phase.ROUTING;
         client.config().setAutoRead(false);
-        if (bound != null && keepIfAsked && !command.route().readsLastConnection() && command.statement() == null
-                && !inTransaction && pins.isEmpty() && !keepForNext) {
-            keepIfAsked = false;
-            BackendConnection connection = bound;
-            bound = null;
-            boundPool.releaseTracked(connection);
-            boundPool = null;
-        }
-        keepIfAsked = false;
-        if (bound != null) {
-            onConnection(command, bound, boundPool);
+        binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
+        if (binding.connection() != null) {
+            onConnection(command, binding.connection(), binding.pool());
             return;
         }
         boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(autocommit())
@@ -303,7 +286,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void acquire(Command command, Backend backend, Set<Backend> tried) {
-        log.debug("session {}: acquiring {} for {}", client.remoteAddress(), backend.name(), Commands.name(command.code()));
         tried.add(backend);
         BackendPool pool = runtime.pool(backend);
         LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
@@ -336,9 +318,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void onConnection(Command command, BackendConnection connection, BackendPool pool) {
-        log.debug("session {}: got {} for {}", client.remoteAddress(), connection.channel(), Commands.name(command.code()));
-        bound = connection;
-        boundPool = pool;
+        binding.hold(connection, pool);
         connection.listener(this);
         connection.stripSessionState(!Capabilities.has(clientCapabilities, Capabilities.CLIENT_SESSION_TRACK));
         if (!stateInitialised) {
@@ -346,96 +326,27 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             desired.adoptLoginValues(connection.loginValues());
             stateInitialised = true;
         }
-        connection.statements().flushCloses();
-        if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
-            waitForOwnWrites(command, connection, pool);
-            return;
-        }
-        syncSchema(command, connection);
-    }
-
-    /**
-     * read_your_writes: gtid. The replica must have the session's last write before it serves the
-     * read; if it does not get there within gtid_wait_timeout, the read goes to the primary.
-     */
-    private void waitForOwnWrites(Command command, BackendConnection connection, BackendPool pool) {
-        String[] answer = new String[1];
-        connection.sendOwnQuery(readYourWrites.waitStatement(), row -> answer[0] = firstColumn(row), response -> {
-            if (!response.isError() && "0".equals(answer[0])) {
-                readYourWrites.caughtUp(connection.backend());
-                syncSchema(command, connection);
-                return;
+        ConnectionSetup.run(connection, desired, readYourWrites, command.statement(), new ConnectionSetup.Outcome() {
+            @Override
+            public void ready() {
+                send(command, connection);
             }
-            bound = null;
-            boundPool = null;
-            pool.releaseTracked(connection);
-            readYourWrites.tooSlow(connection.backend(), System.nanoTime());
-            route(command, readYourWrites.slowReplicas(System.nanoTime()));
+
+            @Override
+            public void replicaTooSlow() {
+                binding.drop();
+                pool.releaseTracked(connection);
+                route(command, readYourWrites.slowReplicas(System.nanoTime()));
+            }
+
+            @Override
+            public void failed(int code, String sqlState, String message) {
+                failCommand(command, code, sqlState, message);
+            }
         });
     }
 
-    /** The first column of a text-protocol row, or null for NULL. */
-    private static String firstColumn(ByteBuf row) {
-        ByteBuf copy = row.duplicate();
-        long length = dev.sluice.protocol.Wire.readIntLenenc(copy);
-        return length < 0 ? null : copy.toString(copy.readerIndex(), (int) length, java.nio.charset.StandardCharsets.US_ASCII);
-    }
-
-    private void syncSchema(Command command, BackendConnection connection) {
-        String schema = desired.schema();
-        if (schema == null || schema.equals(connection.state().schema())) {
-            syncVariables(command, connection);
-            return;
-        }
-        connection.sendOwn(dev.sluice.proxy.backend.OwnCommands.initDb(connection.channel().alloc(), schema),
-                Commands.COM_INIT_DB, response -> {
-                    if (response.isError()) {
-                        // The schema is gone (dropped by another session): the session has none now.
-                        desired.schema(null);
-                    } else {
-                        connection.state().schema(schema);
-                    }
-                    syncVariables(command, connection);
-                });
-    }
-
-    private void syncVariables(Command command, BackendConnection connection) {
-        String set = desired.variablesStatementFrom(connection.state());
-        if (set == null) {
-            prepareIfNeeded(command, connection);
-            return;
-        }
-        connection.sendOwn(dev.sluice.proxy.backend.OwnCommands.query(connection.channel().alloc(), set),
-                Commands.COM_QUERY, response -> {
-                    if (response.isError()) {
-                        failCommand(command, response.errorCode(), response.sqlState(),
-                                "Sluice could not replay the session's variables on " + connection.backend().name()
-                                        + ": " + response.errorMessage());
-                        return;
-                    }
-                    prepareIfNeeded(command, connection);
-                });
-    }
-
-    private void prepareIfNeeded(Command command, BackendConnection connection) {
-        ProxyStatement statement = command.statement();
-        if (statement == null || statement.backendId(connection) != null) {
-            send(command, connection);
-            return;
-        }
-        connection.sendOwn(dev.sluice.proxy.backend.OwnCommands.stmtPrepare(connection.channel().alloc(), statement.sql),
-                Commands.COM_STMT_PREPARE, response -> {
-                    if (response.isError()) {
-                        failCommand(command, response.errorCode(), response.sqlState(), response.errorMessage());
-                        return;
-                    }
-                    connection.statements().add(statement, response.statementId());
-                    send(command, connection);
-                });
-    }
-
     private void send(Command command, BackendConnection connection) {
-        log.debug("session {}: {} on {}", client.remoteAddress(), Commands.name(command.code()), connection.channel());
         // The write gives one reference away; the session keeps its own until the response ends
         // (a prepare's SQL is read again then).
         ByteBuf frame = command.frame().retain();
@@ -477,39 +388,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void onSessionState(List<SessionStateChange> changes) {
-        boolean explained = false;
-        boolean untracked = false;
-        boolean charsetChanged = false;
-        boolean collationReported = false;
-        for (SessionStateChange change : changes) {
-            switch (change) {
-                case SessionStateChange.SystemVariable variable -> {
-                    if (variable.name().equalsIgnoreCase("last_gtid")) {
-                        readYourWrites.gtid(variable.value());
-                        gtidReported = true;
-                    } else {
-                        charsetChanged |= variable.name().equalsIgnoreCase("character_set_connection");
-                        collationReported |= variable.name().equalsIgnoreCase("collation_connection");
-                        desired.set(variable.name(), variable.value());
-                    }
-                    explained = true;
-                }
-                case SessionStateChange.Schema schema -> {
-                    desired.schema(schema.name());
-                    explained = true;
-                }
-                case SessionStateChange.StateChange ignored -> untracked = true;
-                default -> {
-                }
-            }
-        }
-        collationUnknown |= charsetChanged && !collationReported;
-        if (untracked && !explained && current != null && current.route().pins().isEmpty()) {
-            // Something changed that no tracker names (a user variable in a procedure, say):
-            // correctness first, the session stays where that state is.
-            if (pins.add(PinReason.UNTRACKED_STATE)) {
-                runtime.observer().onPinned(this, PinReason.UNTRACKED_STATE.label());
-            }
+        TrackedChanges tracked = TrackedChanges.apply(changes, desired, readYourWrites);
+        collationUnknown |= tracked.collationUnknown();
+        gtidReported |= tracked.gtidReported();
+        if (tracked.untracked() && current != null && current.route().pins().isEmpty()) {
+            // Correctness first: the session stays where that state is.
+            binding.pin(PinReason.UNTRACKED_STATE);
         }
     }
 
@@ -518,6 +402,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         Object forObserver = token;
         token = null;
         runtime.observer().onResponse(this, forObserver, command, currentBackend, response, latencyNanos);
+        BackendConnection bound = binding.connection();
         if (collationUnknown && bound != null) {
             collationUnknown = false;
             readBackCollation(response);
@@ -537,16 +422,16 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     /** A write committed and the server did not report its GTID: it is asked for. */
     private void readBackGtid(Response response) {
         String[] gtid = new String[1];
-        bound.sendOwnQuery("SELECT @@last_gtid", row -> gtid[0] = firstColumn(row), done -> {
+        binding.connection().sendOwnQuery("SELECT @@last_gtid", row -> gtid[0] = ConnectionSetup.firstColumn(row), done -> {
             readYourWrites.gtid(gtid[0]);
             finish(response);
         });
     }
 
     private void readBackCollation(Response response) {
-        BackendConnection connection = bound;
+        BackendConnection connection = binding.connection();
         String[] collation = new String[1];
-        connection.sendOwnQuery("SELECT @@collation_connection", row -> collation[0] = firstColumn(row), done -> {
+        connection.sendOwnQuery("SELECT @@collation_connection", row -> collation[0] = ConnectionSetup.firstColumn(row), done -> {
             if (collation[0] != null) {
                 desired.set("collation_connection", collation[0]);
                 connection.state().set("collation_connection", collation[0]);
@@ -566,19 +451,20 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             afterResponse(done, response);
         }
         done.frame().release();
+        BackendConnection bound = binding.connection();
         if (done.code() == Commands.COM_RESET_CONNECTION && response != null && !response.isError() && bound != null) {
             // The reset also turned the connection's session tracking off: put it back first.
             phase = Phase.ROUTING;
             bound.afterReset(restored -> {
                 phase = Phase.IDLE;
-                releaseIfFree();
+                binding.releaseIfFree();
                 next();
             });
             return;
         }
         phase = Phase.IDLE;
-        releaseIfFree();
-        if (runtime.shuttingDown() && bound == null) {
+        binding.releaseIfFree();
+        if (runtime.shuttingDown() && binding.connection() == null) {
             client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             phase = Phase.ENDED;
             return;
@@ -587,50 +473,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void afterResponse(Command command, Response response) {
-        if (response.statusKnown()) {
-            inTransaction = response.inTransaction();
-        }
-        if (command.code() == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK) {
-            // MariaDB clients may execute it at once as "the statement just prepared" (id -1).
-            ProxyStatement statement = statements.registerPrepared(command.frame(), command.route(), response, bound);
-            keepForNext = statement != null;
-        } else {
-            keepForNext = false;
-        }
-        keepIfAsked = response.warnings() > 0 || response.isError() || response.lastInsertId() > 0
-                || command.route().keepForNext();
+        boolean prepared = command.code() == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK
+                && statements.registerPrepared(command.frame(), command.route(), response, binding.connection()) != null;
+        binding.afterResponse(command.code(), command.route(), response, prepared);
         if (!response.isError() && command.route().write() && currentBackend != null && currentBackend.isPrimary()) {
             readYourWrites.wrote(System.nanoTime());
         }
-        if (!response.isError()) {
-            for (PinReason pin : command.route().pins()) {
-                if (pins.add(pin)) {
-                    runtime.observer().onPinned(this, pin.label());
-                }
-            }
-            pins.removeAll(command.route().releases());
-        }
-        if (response.cursorExists()) {
-            if (pins.add(PinReason.OPEN_CURSOR)) {
-                runtime.observer().onPinned(this, PinReason.OPEN_CURSOR.label());
-            }
-        } else if (command.code() == Commands.COM_STMT_FETCH && response.lastRowSent()) {
-            pins.remove(PinReason.OPEN_CURSOR);
-        }
-        if (command.code() == Commands.COM_STMT_EXECUTE) {
-            pins.remove(PinReason.LONG_DATA);
-        }
-    }
-
-    private void releaseIfFree() {
-        if (bound == null || inTransaction || keepForNext || keepIfAsked || !pins.isEmpty()) {
-            return;
-        }
-        BackendConnection connection = bound;
-        BackendPool pool = boundPool;
-        bound = null;
-        boundPool = null;
-        pool.releaseTracked(connection);
     }
 
     private Boolean autocommit() {
@@ -642,10 +490,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     public void onBackendLost(String reason) {
         log.info("session {}: {}", client.remoteAddress(), reason);
         Backend lost = currentBackend;
-        bound = null;
-        boundPool = null;
+        binding.drop();
         if (phase == Phase.IN_FLIGHT && !responseStarted && !retried && current != null
-                && current.route().target() == Target.REPLICA && !inTransaction && pins.isEmpty()
+                && current.route().target() == Target.REPLICA && !binding.inTransaction() && !binding.pinned()
                 && lost != null && !lost.isPrimary()) {
             // An autocommit read whose replica died before answering: once more, elsewhere.
             retried = true;
@@ -657,7 +504,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
         if (phase == Phase.IN_FLIGHT && !responseStarted) {
             end(1, 2013, "08S01", "Lost connection to backend during query: " + reason);
-        } else if (inTransaction || !pins.isEmpty()) {
+        } else if (binding.inTransaction() || binding.pinned()) {
             // The state this session relied on is gone with the connection.
             end(0, 2013, "08S01", "Lost connection to backend: " + reason);
         } else if (phase == Phase.IN_FLIGHT) {
@@ -672,9 +519,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             String host = client.remoteAddress() instanceof java.net.InetSocketAddress address && address.getAddress() != null
                     ? address.getAddress().getHostAddress() : "unknown";
             changingUser = ChangeUser.start(runtime, frame, clientCapabilities, seed, host, secure);
-            authSequenceId = RawPacketDecoder.sequenceId(frame);
             phase = Phase.CHANGING_USER;
-            changeUserStep(changingUser.first());
+            afterChangeUserStep(changingUser.first(client));
         } catch (dev.sluice.protocol.ProtocolException e) {
             end(1, 1047, "08S01", "Malformed COM_CHANGE_USER: " + e.getMessage());
         } finally {
@@ -682,40 +528,28 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
     }
 
-    private void changeUserStep(ServerStep step) {
-        switch (step) {
-            case ServerStep.Reply reply -> client.writeAndFlush(
-                    dev.sluice.proxy.frontend.Replies.frame(client.alloc(), ++authSequenceId, reply.payload()));
-            case ServerStep.Accept accept -> {
-                for (byte[] payload : accept.sendBeforeOk()) {
-                    client.write(dev.sluice.proxy.frontend.Replies.frame(client.alloc(), ++authSequenceId, payload));
-                }
+    private void afterChangeUserStep(ChangeUser.Progress progress) {
+        switch (progress) {
+            case WAITING -> {
+            }
+            case ACCEPTED -> {
                 becomeUser(changingUser);
+                changingUser.sendOk(client);
                 changingUser = null;
-                client.writeAndFlush(dev.sluice.proxy.frontend.Replies.ok(client.alloc(), ++authSequenceId,
-                        ServerStatus.AUTOCOMMIT));
                 phase = Phase.IDLE;
                 next();
             }
-            case ServerStep.Reject reject -> {
+            case REJECTED -> {
                 changingUser = null;
-                end(++authSequenceId, reject.errorCode(), reject.sqlState(), reject.message());
+                phase = Phase.ENDED;
             }
         }
     }
 
     /** The session starts over as another account: nothing of the old one's state survives. */
     private void becomeUser(ChangeUser change) {
-        if (bound != null) {
-            BackendConnection connection = bound;
-            bound = null;
-            boundPool.release(connection);
-            boundPool = null;
-        }
-        pins.clear();
-        keepForNext = false;
-        inTransaction = false;
-        statements.closeAll(null);
+        binding.releaseForGood();
+        statements.closeAll();
         var request = change.request();
         int charset = request.characterSet() > 0 ? request.characterSet() : login.charset();
         desired.reset(request.database());
@@ -725,9 +559,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void resetConnection(ByteBuf frame) {
-        pins.clear();
-        keepForNext = false;
-        statements.closeAll(bound);
+        binding.clearPins();
+        statements.closeAll();
+        BackendConnection bound = binding.connection();
         desired.reset(desired.schema());
         if (stateInitialised && bound != null) {
             desired.adoptLoginValues(bound.loginValues());
@@ -741,7 +575,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void replyOk() {
-        int status = (inTransaction ? ServerStatus.IN_TRANS : 0)
+        int status = (binding.inTransaction() ? ServerStatus.IN_TRANS : 0)
                 | (Boolean.FALSE.equals(autocommit()) ? 0 : ServerStatus.AUTOCOMMIT);
         client.writeAndFlush(dev.sluice.proxy.frontend.Replies.ok(client.alloc(), 1, status));
         phase = Phase.IDLE;
@@ -790,8 +624,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (bound != null) {
-            bound.channel().config().setAutoRead(client.isWritable());
+        if (binding.connection() != null) {
+            binding.connection().channel().config().setAutoRead(client.isWritable());
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -806,19 +640,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             current.frame().release();
             current = null;
         }
-        statements.closeAll(bound);
-        if (bound != null) {
-            BackendConnection connection = bound;
-            bound = null;
-            connection.channel().config().setAutoRead(true);
-            boolean clean = !inTransaction && pins.isEmpty() && connection.idle();
-            if (clean) {
-                boundPool.releaseTracked(connection);
-            } else {
-                // A transaction or pinned state would leak into the next session: reset it first.
-                boundPool.release(connection);
-            }
-        }
+        statements.closeAll();
+        binding.releaseForGood();
         ctx.fireChannelInactive();
     }
 
@@ -831,6 +654,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     public boolean holdsConnection() {
-        return bound != null;
+        return binding.connection() != null;
     }
 }

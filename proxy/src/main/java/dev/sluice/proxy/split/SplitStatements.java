@@ -66,7 +66,7 @@ final class SplitStatements {
     }
 
     /** COM_STMT_CLOSE: forgets the statement here and closes it on every connection (deferred). */
-    void close(ByteBuf frame, BackendConnection bound) {
+    void close(ByteBuf frame) {
         ProxyStatement statement = lookup(frame);
         if (statement == null) {
             return;
@@ -79,7 +79,7 @@ final class SplitStatements {
     }
 
     /** The session ends or resets: every statement goes. */
-    void closeAll(BackendConnection bound) {
+    void closeAll() {
         for (ProxyStatement statement : byId.values()) {
             closeEverywhere(statement);
         }

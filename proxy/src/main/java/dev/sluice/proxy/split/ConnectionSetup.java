@@ -1,0 +1,124 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.Wire;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.OwnCommands;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Makes a backend connection fit for a session's next statement, in as few round trips as the
+ * differences need: wait until a replica has the session's last write (read_your_writes: gtid),
+ * select the session's schema, replay its session variables, prepare its statement there. Each
+ * step is skipped when the connection is already right.
+ */
+final class ConnectionSetup {
+
+    /** How a setup ended. */
+    interface Outcome {
+        /** The connection is ready: send the statement. */
+        void ready();
+
+        /** The replica did not get to the session's last write in time: read elsewhere. */
+        void replicaTooSlow();
+
+        /** A step failed: the statement cannot run; the client gets this ERR. */
+        void failed(int code, String sqlState, String message);
+    }
+
+    private final BackendConnection connection;
+    private final SessionVariables desired;
+    private final ReadYourWrites readYourWrites;
+    private final ProxyStatement statement;
+    private final Outcome outcome;
+
+    private ConnectionSetup(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
+                            ProxyStatement statement, Outcome outcome) {
+        this.connection = connection;
+        this.desired = desired;
+        this.readYourWrites = readYourWrites;
+        this.statement = statement;
+        this.outcome = outcome;
+    }
+
+    static void run(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
+                    ProxyStatement statement, Outcome outcome) {
+        connection.statements().flushCloses();
+        ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, outcome);
+        if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
+            setup.waitForOwnWrites();
+        } else {
+            setup.selectSchema();
+        }
+    }
+
+    private void waitForOwnWrites() {
+        String[] answer = new String[1];
+        connection.sendOwnQuery(readYourWrites.waitStatement(), row -> answer[0] = firstColumn(row), response -> {
+            if (!response.isError() && "0".equals(answer[0])) {
+                readYourWrites.caughtUp(connection.backend());
+                selectSchema();
+            } else {
+                readYourWrites.tooSlow(connection.backend(), System.nanoTime());
+                outcome.replicaTooSlow();
+            }
+        });
+    }
+
+    private void selectSchema() {
+        String schema = desired.schema();
+        if (schema == null || schema.equals(connection.state().schema())) {
+            replayVariables();
+            return;
+        }
+        connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), schema), Commands.COM_INIT_DB, response -> {
+            if (response.isError()) {
+                // The schema is gone (dropped by another session): the session has none now.
+                desired.schema(null);
+            } else {
+                connection.state().schema(schema);
+            }
+            replayVariables();
+        });
+    }
+
+    private void replayVariables() {
+        String set = desired.variablesStatementFrom(connection.state());
+        if (set == null) {
+            prepare();
+            return;
+        }
+        connection.sendOwn(OwnCommands.query(connection.channel().alloc(), set), Commands.COM_QUERY, response -> {
+            if (response.isError()) {
+                outcome.failed(response.errorCode(), response.sqlState(), "Sluice could not replay the session's"
+                        + " variables on " + connection.backend().name() + ": " + response.errorMessage());
+            } else {
+                prepare();
+            }
+        });
+    }
+
+    private void prepare() {
+        if (statement == null || statement.backendId(connection) != null) {
+            outcome.ready();
+            return;
+        }
+        connection.sendOwn(OwnCommands.stmtPrepare(connection.channel().alloc(), statement.sql), Commands.COM_STMT_PREPARE,
+                response -> {
+                    if (response.isError()) {
+                        outcome.failed(response.errorCode(), response.sqlState(), response.errorMessage());
+                    } else {
+                        connection.statements().add(statement, response.statementId());
+                        outcome.ready();
+                    }
+                });
+    }
+
+    /** The first column of a text-protocol row, or null for NULL. */
+    static String firstColumn(ByteBuf row) {
+        ByteBuf copy = row.duplicate();
+        long length = Wire.readIntLenenc(copy);
+        return length < 0 ? null : copy.toString(copy.readerIndex(), (int) length, StandardCharsets.US_ASCII);
+    }
+}

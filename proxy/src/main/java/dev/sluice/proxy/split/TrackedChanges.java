@@ -1,0 +1,49 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.packet.SessionStateChange;
+import java.util.List;
+
+/**
+ * What one OK's session-state block says, applied to the session's own state: variables and
+ * schema to replay elsewhere, the GTID of its last write.
+ *
+ * @param untracked         state changed that no variable or schema entry explains (user
+ *                          variables set in a procedure, say): the session must stay where it is
+ * @param collationUnknown  the character set changed without collation_connection being reported
+ *                          (MariaDB does not report it for SET NAMES): it must be read back
+ * @param gtidReported      last_gtid came with it
+ */
+record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported) {
+
+    static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites) {
+        boolean explained = false;
+        boolean stateChange = false;
+        boolean charsetChanged = false;
+        boolean collationReported = false;
+        boolean gtid = false;
+        for (SessionStateChange change : changes) {
+            switch (change) {
+                case SessionStateChange.SystemVariable variable -> {
+                    String name = variable.name();
+                    if (name.equalsIgnoreCase("last_gtid")) {
+                        readYourWrites.gtid(variable.value());
+                        gtid = true;
+                    } else {
+                        charsetChanged |= name.equalsIgnoreCase("character_set_connection");
+                        collationReported |= name.equalsIgnoreCase("collation_connection");
+                        desired.set(name, variable.value());
+                    }
+                    explained = true;
+                }
+                case SessionStateChange.Schema schema -> {
+                    desired.schema(schema.name());
+                    explained = true;
+                }
+                case SessionStateChange.StateChange ignored -> stateChange = true;
+                default -> {
+                }
+            }
+        }
+        return new TrackedChanges(stateChange && !explained, charsetChanged && !collationReported, gtid);
+    }
+}
