@@ -9,12 +9,14 @@ import java.util.List;
 
 /**
  * A Connector/J connection sending text-protocol COM_QUERY, reading every row of every result as
- * mysqlslap does (mysql_store_result, then fetch until the end, for each of multiple results).
+ * mysqlslap does (mysql_store_result, then fetch until the end, for each of multiple results):
+ * statements go through {@link ProtocolQuery}, the few values slap reads back through JDBC.
  */
 final class JdbcSession implements SqlSession {
 
     private final Connection connection;
     private final java.sql.Statement statement;
+    private final ProtocolQuery query;
     private final PrintWriter echo;
 
     /** {@code echo}: where {@code -vvv} prints each statement, or null. */
@@ -23,6 +25,7 @@ final class JdbcSession implements SqlSession {
         this.statement = connection.createStatement();
         // mysqlslap sends the text as it is; JDBC escapes such as {fn ...} are not rewritten.
         statement.setEscapeProcessing(false);
+        this.query = new ProtocolQuery(connection);
         this.echo = echo;
     }
 
@@ -32,19 +35,7 @@ final class JdbcSession implements SqlSession {
             echo.print(sql + ";\n");
             echo.flush();
         }
-        boolean isResult = statement.execute(sql);
-        while (true) {
-            if (isResult) {
-                try (ResultSet rows = statement.getResultSet()) {
-                    while (rows.next()) {
-                        // Rows are read to the end, like mysql_fetch_row in mysqlslap.
-                    }
-                }
-            } else if (statement.getUpdateCount() == -1) {
-                return;
-            }
-            isResult = statement.getMoreResults();
-        }
+        query.run(sql);
     }
 
     /**
@@ -69,6 +60,10 @@ final class JdbcSession implements SqlSession {
             }
         }
         return values;
+    }
+
+    Connection connection() {
+        return connection;
     }
 
     boolean isClosed() {

@@ -1,0 +1,126 @@
+package dev.sluice.slap;
+
+import com.mysql.cj.NativeSession;
+import com.mysql.cj.conf.PropertyKey;
+import com.mysql.cj.exceptions.CJCommunicationsException;
+import com.mysql.cj.exceptions.CJException;
+import com.mysql.cj.jdbc.ConnectionImpl;
+import com.mysql.cj.jdbc.exceptions.SQLExceptionsMapping;
+import com.mysql.cj.protocol.a.NativeConstants.IntegerDataType;
+import com.mysql.cj.protocol.a.NativeMessageBuilder;
+import com.mysql.cj.protocol.a.NativePacketPayload;
+import com.mysql.cj.protocol.a.NativeProtocol;
+import com.mysql.cj.protocol.a.NativeServerSession;
+
+import java.nio.charset.Charset;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Sends a text-protocol COM_QUERY through Connector/J's protocol layer and reads every packet of
+ * every result to the end, as mysqlslap's mysql_store_result and mysql_fetch_row do, without
+ * building JDBC result sets. The JDBC Statement path costs several times the CPU per statement of
+ * the round trip itself (it scans each statement for an INTO clause, decodes column metadata into
+ * objects and gives each result set its own calendars and value factories); on a machine the
+ * client shares with the server that CPU is taken from the server being measured. Connector/J
+ * still does everything else: the connection, authentication, TLS, compression, packet framing,
+ * query attributes and the error packets (thrown as the SQLExceptions JDBC would throw).
+ */
+final class ProtocolQuery {
+
+    private static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
+    private static final int OK = 0x00;
+    private static final int END_OF_ROWS = 0xFE;
+    private static final int ERROR = 0xFF;
+    /** A row packet starting with 0xFE is a lenenc string of 2^24 bytes or more: never shorter than this. */
+    private static final int MAX_PACKET = 0xFFFFFF;
+
+    private final ConnectionImpl connection;
+    private final NativeSession session;
+    private final NativeProtocol protocol;
+    private final NativeServerSession server;
+    private final NativeMessageBuilder messages;
+    private final Charset charset;
+    private final NativePacketPayload request = new NativePacketPayload(1024);
+    private final NativePacketPayload row = new NativePacketPayload(1024);
+    private long rows;
+
+    ProtocolQuery(Connection connection) throws SQLException {
+        this.connection = connection.unwrap(ConnectionImpl.class);
+        this.session = this.connection.getSession();
+        this.protocol = session.getProtocol();
+        this.server = protocol.getServerSession();
+        this.messages = (NativeMessageBuilder) protocol.getMessageBuilder();
+        String encoding = session.getPropertySet().getStringProperty(PropertyKey.characterEncoding).getValue();
+        this.charset = Charset.forName(encoding == null ? "UTF-8" : encoding);
+    }
+
+    /**
+     * Runs {@code sql} and reads all of its results; returns the number of rows read, over all
+     * results. A server error is thrown as JDBC throws it.
+     */
+    long run(String sql) throws SQLException {
+        request.setPosition(0);
+        messages.buildComQuery(request, session, sql.getBytes(charset));
+        rows = 0;
+        try {
+            NativePacketPayload packet = protocol.sendCommand(request, false, 0);
+            while (true) {
+                int status = result(packet);
+                // Kept up to date as Connector/J's own statements keep it (the transaction state).
+                server.setStatusFlags(status, true);
+                if ((status & SERVER_MORE_RESULTS_EXISTS) == 0) {
+                    return rows;
+                }
+                packet = protocol.checkErrorMessage();
+            }
+        } catch (CJException e) {
+            if (e instanceof CJCommunicationsException) {
+                // As Connector/J's own statements do: a connection whose socket failed is closed.
+                connection.cleanup(e);
+            }
+            throw SQLExceptionsMapping.translateException(e);
+        }
+    }
+
+    /** Reads the rest of one result whose first packet is {@code first}; returns its server status. */
+    private int result(NativePacketPayload first) {
+        // No LOCAL INFILE request (0xFB) can come: slap does not offer CLIENT_LOCAL_FILES.
+        if ((first.getByteBuffer()[0] & 0xFF) == OK) {
+            return okStatus(first);
+        }
+        first.setPosition(0);
+        long columns = first.readInteger(IntegerDataType.INT_LENENC);
+        for (long i = 0; i < columns; i++) {
+            protocol.skipPacket();
+        }
+        if (!server.isEOFDeprecated()) {
+            protocol.skipPacket();
+        }
+        while (true) {
+            NativePacketPayload next = protocol.readMessage(row);
+            int head = next.getByteBuffer()[0] & 0xFF;
+            if (head == END_OF_ROWS && next.getPayloadLength() < MAX_PACKET) {
+                return server.isEOFDeprecated() ? okStatus(next) : eofStatus(next);
+            }
+            if (head == ERROR) {
+                protocol.checkErrorMessage(next);
+            }
+            rows++;
+        }
+    }
+
+    /** OK: header, affected rows, last insert id (both length-encoded), status flags, warnings. */
+    private static int okStatus(NativePacketPayload ok) {
+        ok.setPosition(1);
+        ok.readInteger(IntegerDataType.INT_LENENC);
+        ok.readInteger(IntegerDataType.INT_LENENC);
+        return (int) ok.readInteger(IntegerDataType.INT2);
+    }
+
+    /** EOF: header, warnings, status flags. */
+    private static int eofStatus(NativePacketPayload eof) {
+        eof.setPosition(3);
+        return (int) eof.readInteger(IntegerDataType.INT2);
+    }
+}
