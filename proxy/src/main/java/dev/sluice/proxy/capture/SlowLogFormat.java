@@ -17,7 +17,8 @@ import java.util.Objects;
  * SELECT c FROM sbtest1 WHERE id=5;
  * </pre>
  * Executes show their values in place, as MySQL logs them; other commands are written as MySQL
- * writes them with log_slow_admin_statements, e.g. {@code # administrator command: Prepare;}. COM_STMT_CLOSE, which the server does not time, has no
+ * writes them with log_slow_admin_statements, e.g. {@code # administrator command: Prepare;}, but
+ * without a {@code SET timestamp} line before them, which would make mysqldumpslow count them twice. COM_STMT_CLOSE, which the server does not time, has no
  * entry. Rows_examined is not known to a proxy and is always 0.
  */
 final class SlowLogFormat implements CaptureFormat {
@@ -63,18 +64,18 @@ final class SlowLogFormat implements CaptureFormat {
             out.append("  Backend: ").append(s.backend);
         }
         out.append('\n');
-        String schema = s.command == Commands.COM_INIT_DB ? text.schemaArgument : s.schema;
-        if (schema != null && !schema.isEmpty() && !Objects.equals(schema, lastSchema)) {
-            out.append("use `").append(schema.replace("`", "``")).append("`;\n");
-            lastSchema = schema;
+        boolean statement = s.command == Commands.COM_QUERY || s.command == Commands.COM_STMT_EXECUTE;
+        if (!statement || text.expanded == null) {
+            // Nothing that ends in ";" before it: mysqldumpslow splits entries at ";\n#".
+            out.append("# administrator command: ").append(CommandNames.of(s.command)).append(";\n");
+            return;
+        }
+        if (s.schema != null && !s.schema.isEmpty() && !Objects.equals(s.schema, lastSchema)) {
+            out.append("use `").append(s.schema.replace("`", "``")).append("`;\n");
+            lastSchema = s.schema;
         }
         out.append("SET timestamp=").append(Math.floorDiv(micros, 1_000_000)).append(";\n");
-        boolean statement = s.command == Commands.COM_QUERY || s.command == Commands.COM_STMT_EXECUTE;
-        if (statement && text.expanded != null) {
-            out.append(text.expanded).append(";\n");
-        } else {
-            out.append("# administrator command: ").append(CommandNames.of(s.command)).append(";\n");
-        }
+        out.append(text.expanded).append(";\n");
     }
 
     private static void seconds(StringBuilder out, long micros) {
