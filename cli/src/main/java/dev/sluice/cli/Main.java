@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
         description = "A transparent MySQL-protocol proxy with a mysqlslap-compatible load client.",
         subcommands = {CommandLine.HelpCommand.class, ProxyCommand.class, dev.sluice.slap.SlapCommand.class,
-                DemoCommand.class, StatsCommand.class})
+                DemoCommand.class, StatsCommand.class, DigestCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.config.AdminConfig;
+import dev.sluice.config.CaptureFlag;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.HealthConfig;
 import dev.sluice.config.ConfigLoader;
@@ -47,6 +48,11 @@ public final class ProxyCommand implements Callable<Integer> {
     @Option(names = "--listen", paramLabel = "HOST:PORT", description = "Where to listen (overrides the config)")
     private String listen;
 
+    @Option(names = "--capture", paramLabel = "FILE[,format=slowlog,sql=digest,...]",
+            description = "Capture every statement to FILE: JSON lines (for sluice digest and slap --replay), or format=slowlog"
+                    + " for pt-query-digest; other KEY=VALUE as in the config's capture section")
+    private String capture;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -75,6 +81,9 @@ public final class ProxyCommand implements Callable<Integer> {
             }
             if (listen != null) {
                 config = config.withListen(HostPort.parse(listen));
+            }
+            if (capture != null) {
+                config = config.withCapture(CaptureFlag.parse(capture, config.capture()));
             }
         } catch (ConfigException | IllegalArgumentException e) {
             err.println("sluice proxy: " + e.getMessage());
@@ -132,6 +141,9 @@ public final class ProxyCommand implements Callable<Integer> {
                     + "   (SHOW BACKENDS; SELECT * FROM digests ORDER BY sum_time_ms DESC LIMIT 10)");
             out.println("Metrics: http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort()
                     + "/metrics   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");
+        }
+        if (config.capture().enabled()) {
+            out.println("Capture: " + proxy.runtime().capture().status().describe());
         }
         out.println("Stop with Ctrl-C (or SIGTERM): in-flight statements finish first.");
         out.flush();
