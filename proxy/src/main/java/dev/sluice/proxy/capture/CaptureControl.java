@@ -4,6 +4,7 @@ import dev.sluice.config.CaptureConfig;
 import dev.sluice.proxy.observe.StatementObserver;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +22,7 @@ public final class CaptureControl implements AutoCloseable {
 
     private final Consumer<StatementObserver> register;
     private final Consumer<StatementObserver> unregister;
+    private final BooleanSupplier clientStatementIds;
     private final CaptureStats stats = new CaptureStats();
     private CaptureConfig config = CaptureConfig.defaults();
     private CaptureWriter writer;
@@ -28,8 +30,18 @@ public final class CaptureControl implements AutoCloseable {
 
     /** {@code register} and {@code unregister} add and remove an observer of every statement. */
     public CaptureControl(Consumer<StatementObserver> register, Consumer<StatementObserver> unregister) {
+        this(register, unregister, () -> true);
+    }
+
+    /**
+     * @param clientStatementIds whether observers see prepared-statement ids as the client knows them
+     *                           (false in split mode, where they are each backend connection's own)
+     */
+    public CaptureControl(Consumer<StatementObserver> register, Consumer<StatementObserver> unregister,
+                          BooleanSupplier clientStatementIds) {
         this.register = register;
         this.unregister = unregister;
+        this.clientStatementIds = clientStatementIds;
     }
 
     /** Starts capturing with {@code wanted} (which must name a file), replacing any capture running. */
@@ -40,7 +52,7 @@ public final class CaptureControl implements AutoCloseable {
         stopRunning();
         config = wanted.withEnabled(true);
         writer = new CaptureWriter(config, stats);
-        observer = new CaptureObserver(config, writer, stats);
+        observer = new CaptureObserver(config, writer, stats, clientStatementIds.getAsBoolean());
         writer.start();
         register.accept(observer);
         log.info("capture on: {} ({}, sql {}, sample rate {}, min duration {} ms)", config.file().get(),

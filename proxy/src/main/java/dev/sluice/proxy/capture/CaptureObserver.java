@@ -35,8 +35,14 @@ final class CaptureObserver implements StatementObserver {
     private final Set<String> users;
     private final Set<String> schemas;
     private final Set<String> backends;
+    /**
+     * Whether statement ids in frames and responses are the ones the client uses. Not so in split
+     * mode today, where they are each backend connection's own: there, capture does not pair
+     * executes with their prepares rather than pair them wrongly.
+     */
+    private final boolean clientIds;
 
-    CaptureObserver(CaptureConfig config, CaptureWriter writer, CaptureStats stats) {
+    CaptureObserver(CaptureConfig config, CaptureWriter writer, CaptureStats stats, boolean clientIds) {
         this.writer = writer;
         this.stats = stats;
         this.sampleRate = config.sampleRate();
@@ -44,6 +50,7 @@ final class CaptureObserver implements StatementObserver {
         this.users = config.users();
         this.schemas = config.schemas();
         this.backends = config.backends();
+        this.clientIds = clientIds;
     }
 
     @Override
@@ -69,7 +76,7 @@ final class CaptureObserver implements StatementObserver {
             case Commands.COM_STMT_PREPARE -> statement(session, command, frame, null, keep);
             case Commands.COM_STMT_EXECUTE -> execute(session, state, frame, commandIndex, length, keep);
             case Commands.COM_STMT_RESET, Commands.COM_STMT_FETCH, Commands.COM_STMT_BULK_EXECUTE ->
-                    keep ? statement(session, command, frame, state.statement(statementId(frame, length)), true) : null;
+                    keep ? statement(session, command, frame, prepared(state, frame, length), true) : null;
             default -> keep ? statement(session, command, frame, null, true) : null;
         };
     }
@@ -81,7 +88,7 @@ final class CaptureObserver implements StatementObserver {
         if (!(token instanceof CapturedStatement statement)) {
             return;
         }
-        if (statement.command == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK) {
+        if (statement.command == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK && clientIds) {
             state(session).prepared(response.statementId(),
                     new PreparedText(statement.text, statement.truncated, response.params()));
             statement.statementId = response.statementId();
@@ -110,7 +117,7 @@ final class CaptureObserver implements StatementObserver {
             return;
         }
         long id = statementId(frame, frame.readableBytes() - Packet.HEADER_SIZE);
-        PreparedText prepared = state.statement(id);
+        PreparedText prepared = clientIds ? state.statement(id) : null;
         if (command == Commands.COM_STMT_SEND_LONG_DATA) {
             if (prepared != null) {
                 prepared.longDataPending = true;
@@ -130,7 +137,7 @@ final class CaptureObserver implements StatementObserver {
 
     private CapturedStatement execute(SessionInfo session, SessionCapture state, ByteBuf frame, int commandIndex,
                                       int length, boolean keep) {
-        PreparedText prepared = state.statement(statementId(frame, length));
+        PreparedText prepared = prepared(state, frame, length);
         if (prepared == null) {
             return keep ? statement(session, Commands.COM_STMT_EXECUTE, frame, null, true) : null;
         }
@@ -154,12 +161,21 @@ final class CaptureObserver implements StatementObserver {
         byte[] payload = copy(frame, commandIndex, Math.min(length, MAX_TEXT));
         return new CapturedStatement(Commands.COM_STMT_EXECUTE, session.sessionId(), session.user(),
                 session.clientAddress(), session.schema(), prepared.sql, prepared.truncated || cut,
-                statementId(frame, length), prepared.params, payload, prepared.types, longData,
+                id(frame, length), prepared.params, payload, prepared.types, longData,
                 frame.readableBytes(), true);
     }
 
+    private PreparedText prepared(SessionCapture state, ByteBuf frame, int payloadLength) {
+        return clientIds ? state.statement(statementId(frame, payloadLength)) : null;
+    }
+
+    /** The statement id of a COM_STMT_* frame as the client knows it, or -1 when capture cannot tell. */
+    private long id(ByteBuf frame, int payloadLength) {
+        return clientIds ? statementId(frame, payloadLength) : -1;
+    }
+
     /** A statement whose text is the command's argument, or that of {@code prepared} when given. */
-    private static CapturedStatement statement(SessionInfo session, int command, ByteBuf frame, PreparedText prepared,
+    private CapturedStatement statement(SessionInfo session, int command, ByteBuf frame, PreparedText prepared,
                                                boolean keep) {
         int argument = frame.readerIndex() + Packet.HEADER_SIZE + 1;
         int length = Math.max(0, frame.writerIndex() - argument);
@@ -171,12 +187,12 @@ final class CaptureObserver implements StatementObserver {
             text = prepared.sql;
             cut = prepared.truncated;
             params = prepared.params;
-            id = statementId(frame, length + 1);
+            id = id(frame, length + 1);
         } else if (carriesText(command)) {
             cut = length > MAX_TEXT;
             text = copy(frame, argument, Math.min(length, MAX_TEXT));
         } else if (command == Commands.COM_STMT_EXECUTE || command == Commands.COM_STMT_CLOSE) {
-            id = statementId(frame, length + 1);
+            id = id(frame, length + 1);
         }
         return new CapturedStatement(command, session.sessionId(), session.user(), session.clientAddress(),
                 session.schema(), text, cut, id, params, null, null, false, frame.readableBytes(), keep);

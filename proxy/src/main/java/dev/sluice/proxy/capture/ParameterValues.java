@@ -37,6 +37,10 @@ final class ParameterValues {
     }
 
     Decoded decode(CapturedStatement statement) {
+        if (statement.payload == null) {
+            return new Decoded(null, null, "capture does not know this prepared statement (prepared before capture"
+                    + " started, or run in split mode)");
+        }
         if (statement.paramCount == 0) {
             return new Decoded(List.of(), List.of(), null);
         }

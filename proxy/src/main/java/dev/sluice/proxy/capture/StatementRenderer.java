@@ -61,6 +61,9 @@ final class StatementRenderer {
             return;
         }
         if (statement.text == null || !CommandNames.isStatement(statement.command)) {
+            if (statement.command == Commands.COM_STMT_EXECUTE) {
+                values = parameters.decode(statement);
+            }
             return;
         }
         String text = decode(statement.text);

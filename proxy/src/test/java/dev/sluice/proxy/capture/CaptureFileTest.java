@@ -146,8 +146,23 @@ class CaptureFileTest {
 
         List<String> lines = capture.finish();
 
-        assertThat(lines.get(0)).contains("\"command\":\"Execute\",\"statement_id\":4,\"sql\":null");
+        assertThat(lines.get(0)).contains("\"command\":\"Execute\",\"statement_id\":4,\"sql\":null",
+                "\"params\":null,\"params_problem\":\"capture does not know this prepared statement");
         assertThat(lines.get(2)).contains("\"params\":null,\"params_problem\":\"parameter types were sent before"
                 + " capture saw the statement\"");
+    }
+
+    @Test
+    void withoutTheClientsStatementIdsExecutesAreNotPairedWithPrepares() throws Exception {
+        CaptureHarness capture = new CaptureHarness(CaptureConfig.jsonl(dir.resolve("split.jsonl")), false);
+        preparedStatement(capture, new TestSession(3, "app", "shop"));
+
+        List<String> lines = capture.finish();
+
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).contains("\"command\":\"Prepare\",\"sql\":\"SELECT c FROM t WHERE id = ? AND k = ?\"")
+                .doesNotContain("statement_id");
+        assertThat(lines.subList(1, 4)).allSatisfy(line -> assertThat(line).contains("\"sql\":null")
+                .doesNotContain("statement_id", "42"));
     }
 }

@@ -23,12 +23,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class CaptureHarness {
 
     final List<StatementObserver> registered = new CopyOnWriteArrayList<>();
-    final CaptureControl control = new CaptureControl(registered::add, registered::remove);
+    final CaptureControl control;
     private final Map<String, Backend> backends = new HashMap<>();
     private final Path file;
 
     CaptureHarness(CaptureConfig config) {
+        this(config, true);
+    }
+
+    /** {@code clientIds}: whether statement ids in frames are the client's (false in split mode). */
+    CaptureHarness(CaptureConfig config, boolean clientIds) {
         this.file = config.file().orElseThrow();
+        this.control = new CaptureControl(registered::add, registered::remove, () -> clientIds);
         control.enable(config);
     }
 
