@@ -40,6 +40,12 @@ public record Response(
         OK, ERR, RESULT_SET, PREPARE_OK, STATISTICS
     }
 
+    /** The same outcome under another statement id (a proxy shows clients its own ids). */
+    public Response withStatementId(long id) {
+        return new Response(kind, status, errorCode, sqlState, errorMessage, resultSets, columns, rows, affectedRows,
+                lastInsertId, warnings, id, params, localInfile, sessionStateChanged);
+    }
+
     public boolean isError() {
         return kind == Kind.ERR;
     }

@@ -20,7 +20,10 @@ final class ConnectionSetup {
         /** The connection is ready: send the statement. */
         void ready();
 
-        /** The replica did not get to the session's last write in time: read elsewhere. */
+        /**
+         * The replica is behind the session: it did not get to the session's last write in time,
+         * or lacks the session's schema (just created on the primary): read elsewhere.
+         */
         void replicaTooSlow();
 
         /** A step failed: the statement cannot run; the client gets this ERR. */
@@ -73,11 +76,15 @@ final class ConnectionSetup {
             return;
         }
         connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), schema), Commands.COM_INIT_DB, response -> {
-            if (response.isError()) {
-                // The schema is gone (dropped by another session): the session has none now.
-                desired.schema(null);
-            } else {
+            if (!response.isError()) {
                 connection.state().schema(schema);
+            } else if (!connection.backend().isPrimary()) {
+                // Not replicated here yet (CREATE SCHEMA; USE, then a read): the primary has it.
+                outcome.replicaTooSlow();
+                return;
+            } else {
+                // Gone on the primary too (dropped by another session): the session has none now.
+                desired.schema(null);
             }
             replayVariables();
         });

@@ -80,6 +80,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private boolean responseStarted;
     /** The command in flight, for what its response changes. */
     private Command current;
+    /** The command whose connection is being found or set up (before it is in flight). */
+    private Command routing;
 
     /** One client command on its way: its frames, its target, what it needs there. */
     private record Command(int code, ByteBuf frame, RoutedStatement route, ProxyStatement statement) {
@@ -268,6 +270,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     private void route(Command command, Set<Backend> avoid) {
         phase = Phase.ROUTING;
+        routing = command;
         client.config().setAutoRead(false);
         binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
         if (binding.connection() != null) {
@@ -279,7 +282,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         Backend backend = (toReplica ? runtime.splitRouter().replica(avoid) : java.util.Optional.<Backend>empty())
                 .or(() -> runtime.splitRouter().primary(avoid)).orElse(null);
         if (backend == null) {
-            failCommand(command, 2003, "08S01", "No backend available for this statement: no primary is up");
+            failCommand(command, 2003, "08S01", "No backend available for this statement: " + primaryState());
             return;
         }
         acquire(command, backend, new HashSet<>(avoid));
@@ -288,8 +291,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void acquire(Command command, Backend backend, Set<Backend> tried) {
         tried.add(backend);
         BackendPool pool = runtime.pool(backend);
+        // No schema at login: a replica may not have it yet; ConnectionSetup selects it, or reroutes.
         LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
-                login.charset(), desired.schema());
+                login.charset(), null);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
             if (phase == Phase.ENDED) {
                 if (done.isSuccess()) {
@@ -336,7 +340,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             public void replicaTooSlow() {
                 binding.drop();
                 pool.releaseTracked(connection);
-                route(command, readYourWrites.slowReplicas(System.nanoTime()));
+                Set<Backend> avoid = new HashSet<>(readYourWrites.slowReplicas(System.nanoTime()));
+                avoid.add(connection.backend());
+                route(command, avoid);
             }
 
             @Override
@@ -350,18 +356,20 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         // The write gives one reference away; the session keeps its own until the response ends
         // (a prepare's SQL is read again then).
         ByteBuf frame = command.frame().retain();
-        if (command.statement() != null) {
-            frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
-        }
-        current = command;
-        currentBackend = connection.backend();
-        phase = Phase.IN_FLIGHT;
-        responseStarted = false;
+        // Observers see the client's frame, with the proxy's statement ids, before the rewrite.
         if (Commands.expectsNoResponse(command.code())) {
             runtime.observer().onNoResponseCommand(this, command.code(), frame);
         } else {
             token = runtime.observer().onCommand(this, command.code(), frame);
         }
+        if (command.statement() != null) {
+            frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
+        }
+        routing = null;
+        current = command;
+        currentBackend = connection.backend();
+        phase = Phase.IN_FLIGHT;
+        responseStarted = false;
         connection.expect(command.code(), this);
         connection.write(frame);
         connection.flush();
@@ -401,7 +409,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     public void onResponse(int command, Response response, long latencyNanos) {
         Object forObserver = token;
         token = null;
-        runtime.observer().onResponse(this, forObserver, command, currentBackend, response, latencyNanos);
+        runtime.observer().onResponse(this, forObserver, command, currentBackend,
+                command == Commands.COM_STMT_PREPARE ? response.withStatementId(statements.pendingId()) : response,
+                latencyNanos);
         BackendConnection bound = binding.connection();
         if (collationUnknown && bound != null) {
             collationUnknown = false;
@@ -481,6 +491,16 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
     }
 
+    /** Why no primary can take the statement, naming each primary. */
+    private String primaryState() {
+        StringBuilder text = new StringBuilder("no primary is up (");
+        runtime.backends().stream().filter(Backend::isPrimary).forEach(b -> text.append(text.length() > 20 ? "; " : "")
+                .append(b.name()).append(' ').append(b.config().address()).append(": ")
+                .append(b.state() != Backend.State.ONLINE ? b.state().name().toLowerCase(java.util.Locale.ROOT)
+                        : b.lastConnectError() != null ? b.lastConnectError() : "unavailable"));
+        return text.append(')').toString();
+    }
+
     private Boolean autocommit() {
         String value = desired.variable("autocommit");
         return value == null ? null : !value.equalsIgnoreCase("OFF") && !value.equals("0");
@@ -502,13 +522,35 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             route(again, Set.of(lost));
             return;
         }
-        if (phase == Phase.IN_FLIGHT && !responseStarted) {
-            end(1, 2013, "08S01", "Lost connection to backend during query: " + reason);
-        } else if (binding.inTransaction() || binding.pinned()) {
+        if (binding.inTransaction() || binding.pinned()) {
             // The state this session relied on is gone with the connection.
-            end(0, 2013, "08S01", "Lost connection to backend: " + reason);
-        } else if (phase == Phase.IN_FLIGHT) {
-            end(-1, 0, null, null);
+            end(phase == Phase.IN_FLIGHT && !responseStarted ? 1 : 0, 2013, "08S01",
+                    "Lost connection to backend " + (lost == null ? "" : lost.name() + " ") + "during the session: " + reason);
+            return;
+        }
+        switch (phase) {
+            case IN_FLIGHT -> {
+                if (responseStarted) {
+                    end(-1, 0, null, null);
+                } else {
+                    Command failed = current;
+                    current = null;
+                    token = null;
+                    failCommand(failed, 2013, "08S01", "Lost connection to backend "
+                            + (lost == null ? "" : lost.name() + " ") + "during query: " + reason);
+                }
+            }
+            case ROUTING -> {
+                // The connection died while it was being set up: the statement looks elsewhere.
+                Command again = routing;
+                routing = null;
+                if (again != null) {
+                    route(again, lost == null ? Set.of() : Set.of(lost));
+                }
+            }
+            default -> {
+                // A connection kept in case the next statement asked for it: nothing was lost.
+            }
         }
     }
 

@@ -40,6 +40,11 @@ final class SplitStatements {
         return id == LAST_PREPARED ? lastPrepared : byId.get(id);
     }
 
+    /** The proxy id given to the prepare in flight, or -1. */
+    long pendingId() {
+        return pendingId;
+    }
+
     /** Puts the proxy's id into the COM_STMT_PREPARE_OK about to reach the client. */
     void rewritePrepareOk(ByteBuf frame) {
         if (RawPacketDecoder.payloadLength(frame) < 12 || frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE) != 0) {

@@ -9,6 +9,7 @@ import dev.sluice.proxy.sql.RoutingHint;
 import dev.sluice.proxy.sql.SessionEffect;
 import dev.sluice.proxy.sql.SqlMode;
 import dev.sluice.proxy.sql.StatementClassifier;
+import dev.sluice.proxy.sql.StatementKind;
 import dev.sluice.proxy.sql.TransactionEffect;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -128,14 +129,18 @@ final class SqlRouting {
             }
         }
         boolean readOnlyTransaction = c.transactionEffect() == TransactionEffect.BEGIN_READ_ONLY;
+        // A SET of replayable session variables may run anywhere: its effect is tracked and replayed
+        // wherever the session's next statement goes, so it need not wait for (or on) the primary.
+        boolean plainSet = c.kind() == StatementKind.SET && c.sessionEffects().isEmpty();
         Target target = switch (c.hint()) {
             case PRIMARY -> Target.PRIMARY;
             case REPLICA -> Target.REPLICA;
             case NONE -> ruled != null ? (ruled == RoutingRule.Route.REPLICA ? Target.REPLICA : Target.PRIMARY)
-                    : (c.readOnly() || readOnlyTransaction) && !readsConnectionState ? Target.REPLICA : Target.PRIMARY;
+                    : (c.readOnly() || readOnlyTransaction || plainSet) && !readsConnectionState
+                            ? Target.REPLICA : Target.PRIMARY;
         };
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
-                !c.readOnly() && !readOnlyTransaction, readsConnectionState);
+                !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState);
     }
 
     private static SqlMode sqlMode(String sqlMode) {

@@ -86,14 +86,8 @@ class FailoverIT {
         }
     }
 
-    /**
-     * Disabled until split sessions survive a dead primary: with the primary killed, Connector/J's
-     * sessions stall until their socket timeout and the ERR for writes does not name the primary
-     * (SplitSession: "No backend available for this statement: no primary is up"); see the notes
-     * in notes/patches/06-failover-split-session.md.
-     */
+    /** Split mode with the primary killed under load: writes fail naming it, reads go on, it comes back. */
     @Test
-    @org.junit.jupiter.api.Disabled("split sessions stall after the primary is killed; fix belongs in SplitSession (notes/patches/06-failover-split-session.md)")
     void aKilledPrimaryFailsWritesClearlyWhileReadsGoOn() throws Exception {
         try (MariaDbCluster cluster = MariaDbCluster.start(ClusterSpec.builder().replicas(2).maxConnections(300).build())) {
             try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
