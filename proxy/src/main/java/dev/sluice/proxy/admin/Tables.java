@@ -142,7 +142,12 @@ public final class Tables {
     public Table global() {
         Table.Builder table = new Table.Builder("global").text("variable").integer("value");
         DigestTable digests = stats.digests();
-        table.row("client_connections", runtime.clientConnections().get());
+        int clients = runtime.clientConnections().get();
+        int backendConnections = runtime.backends().stream().mapToInt(b -> b.openConnections().get()).sum();
+        table.row("client_connections", clients);
+        table.row("backend_connections", backendConnections);
+        // Multiplexing at a glance (split mode shares backend connections between sessions).
+        table.row("clients_per_backend_connection", backendConnections == 0 ? 0 : Math.round((double) clients / backendConnections));
         table.row("client_connections_accepted", runtime.stats().connectionsAccepted());
         table.row("client_connections_refused", runtime.stats().connectionsRefused());
         table.row("login_failures", runtime.stats().loginFailures());
