@@ -96,7 +96,7 @@ final class CaptureWriter implements Runnable {
             fail(e, List.of());
             return;
         }
-        StatementRenderer renderer = new StatementRenderer(config.sql());
+        StatementRenderer renderer = new StatementRenderer(config.sql(), config.format() == CaptureConfig.Format.SLOWLOG);
         StringBuilder entry = new StringBuilder(512);
         Utf8Buffer utf8 = new Utf8Buffer();
         List<CapturedStatement> batch = new ArrayList<>(BATCH);

@@ -16,26 +16,30 @@ final class Json {
         }
         out.append('"');
         int length = text.length();
+        int plain = 0;
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\' && c < 0x2028 || c > 0x2029 && !Character.isSurrogate(c)) {
+                continue;
+            }
+            if (Character.isSurrogate(c) && pairedAt(text, i)) {
+                continue;
+            }
+            // Runs of characters that need no escape are copied at once.
+            out.append(text, plain, i);
+            plain = i + 1;
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
                 case '\n' -> out.append("\\n");
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
-                default -> {
-                    // Control characters and lone surrogates (not valid UTF-8) are escaped.
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c) && !pairedAt(text, i)) {
-                        out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 15]).append(HEX[(c >> 4) & 15])
-                                .append(HEX[c & 15]);
-                    } else {
-                        out.append(c);
-                    }
-                }
+                // Other control characters, U+2028/9 and lone surrogates (not valid UTF-8): escaped code units.
+                default -> out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 15]).append(HEX[(c >> 4) & 15])
+                        .append(HEX[c & 15]);
             }
         }
-        out.append('"');
+        out.append(text, plain, length).append('"');
     }
 
     private static boolean pairedAt(CharSequence text, int i) {

@@ -3,6 +3,8 @@ package dev.sluice.proxy.capture;
 import dev.sluice.protocol.Commands;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
  * One JSON object per line. Every line has time (the start, UTC, microseconds), session, user,
@@ -12,7 +14,11 @@ import java.net.SocketAddress;
  */
 final class JsonLinesFormat implements CaptureFormat {
 
+    private static final int ADDRESSES = 10_000;
+
     private final WallClock clock;
+    /** Each session's address object is the same for all its statements: format it once. */
+    private final Map<SocketAddress, String> addresses = new IdentityHashMap<>();
 
     JsonLinesFormat(WallClock clock) {
         this.clock = clock;
@@ -31,7 +37,7 @@ final class JsonLinesFormat implements CaptureFormat {
         out.append('"');
         Json.field(out, "session").append(s.sessionId);
         Json.string(Json.field(out, "user"), s.user);
-        Json.string(Json.field(out, "client"), address(s.client));
+        Json.string(Json.field(out, "client"), client(s.client));
         Json.string(Json.field(out, "schema"), s.schema);
         Json.string(Json.field(out, "backend"), s.backend);
         Json.string(Json.field(out, "command"), CommandNames.of(s.command));
@@ -66,6 +72,21 @@ final class JsonLinesFormat implements CaptureFormat {
             Json.field(out, "truncated").append("true");
         }
         out.append("}\n");
+    }
+
+    private String client(SocketAddress address) {
+        if (address == null) {
+            return null;
+        }
+        String text = addresses.get(address);
+        if (text == null) {
+            if (addresses.size() >= ADDRESSES) {
+                addresses.clear();
+            }
+            text = address(address);
+            addresses.put(address, text);
+        }
+        return text;
     }
 
     static String address(SocketAddress address) {

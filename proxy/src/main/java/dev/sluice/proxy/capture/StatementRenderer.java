@@ -5,6 +5,7 @@ import dev.sluice.protocol.Commands;
 import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.sql.Redactor;
 import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,6 +18,9 @@ import java.util.Map;
 final class StatementRenderer {
 
     private static final int DIGEST_CACHE = 10_000;
+    private static final int PREPARED_CACHE = 4_096;
+    /** Longer texts are worked out again for each execute rather than kept. */
+    private static final int PREPARED_TEXT_CACHED = 16 * 1024;
 
     private final CaptureConfig.SqlText kept;
     private final Digest digest = new Digest();
@@ -27,6 +31,9 @@ final class StatementRenderer {
             return size() > DIGEST_CACHE;
         }
     };
+    /** Prepared statements' texts by their (shared) array; emptied when full, as statements come and go. */
+    private final Map<byte[], StatementText> prepared = new IdentityHashMap<>();
+    private final boolean wantsExpanded;
 
     /** The statement text as it may be written (redacted), or null when none is kept or known. */
     String sql;
@@ -41,8 +48,10 @@ final class StatementRenderer {
     /** The COM_INIT_DB schema. */
     String schemaArgument;
 
-    StatementRenderer(CaptureConfig.SqlText kept) {
+    /** @param wantsExpanded whether {@link #expanded} is used (the slow log shows executes with their values) */
+    StatementRenderer(CaptureConfig.SqlText kept, boolean wantsExpanded) {
         this.kept = kept;
+        this.wantsExpanded = wantsExpanded;
     }
 
     ParameterValues parameters() {
@@ -66,23 +75,22 @@ final class StatementRenderer {
             }
             return;
         }
-        String text = decode(statement.text);
-        long hash = digest.fingerprint(text);
-        digestHex = String.format("%016X", hash);
+        StatementText rendered = statement.command == Commands.COM_QUERY ? text(statement.text) : preparedText(statement.text);
+        String text = rendered.text();
+        boolean secret = rendered.secret();
+        digestHex = rendered.digestHex();
         if (kept != CaptureConfig.SqlText.NONE) {
-            digestText = normalized.computeIfAbsent(hash, h -> digest.normalize(text));
+            digestText = rendered.digestText();
         }
-        boolean secret = mayHoldSecret(text);
-        String redacted = secret ? Redactor.redact(text) : text;
         if (kept == CaptureConfig.SqlText.FULL) {
-            sql = redacted;
-            expanded = redacted;
+            sql = rendered.redacted();
+            expanded = rendered.redacted();
         } else {
             expanded = digestText;
         }
         if (statement.command == Commands.COM_STMT_EXECUTE) {
             values = parameters.decode(statement);
-            if (values.values() != null && kept == CaptureConfig.SqlText.FULL) {
+            if (values.values() != null && kept == CaptureConfig.SqlText.FULL && (wantsExpanded || secret)) {
                 String filled = Placeholders.expand(text, statement.paramCount,
                         (out, i) -> parameters.appendSql(out, values.values().get(i), values.types().get(i)));
                 if (secret && (filled == null || !Redactor.redact(filled).equals(filled))) {
@@ -95,6 +103,31 @@ final class StatementRenderer {
                 }
             }
         }
+    }
+
+    private StatementText preparedText(byte[] bytes) {
+        if (bytes.length > PREPARED_TEXT_CACHED) {
+            return text(bytes);
+        }
+        StatementText known = prepared.get(bytes);
+        if (known == null) {
+            if (prepared.size() >= PREPARED_CACHE) {
+                prepared.clear();
+            }
+            known = text(bytes);
+            prepared.put(bytes, known);
+        }
+        return known;
+    }
+
+    private StatementText text(byte[] bytes) {
+        String text = decode(bytes);
+        long hash = digest.fingerprint(text);
+        String normalizedText = kept == CaptureConfig.SqlText.NONE ? null
+                : normalized.computeIfAbsent(hash, h -> digest.normalize(text));
+        boolean secret = mayHoldSecret(text);
+        return new StatementText(text, secret ? Redactor.redact(text) : text, StatementText.hex(hash), normalizedText,
+                secret);
     }
 
     /**
