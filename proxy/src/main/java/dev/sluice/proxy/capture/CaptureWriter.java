@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -16,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that turns captured statements into lines of the file. Event loops hand
- * statements over with {@link #offer}, which never waits: a full queue refuses. The thread polls
- * rather than waits on the queue, so an offer never has to wake it (no system call on the event
- * loop); it sleeps a couple of milliseconds when there is nothing to do.
+ * statements over with {@link #offer}, which never waits (no lock, see {@link StatementQueue}): a
+ * full queue refuses. The thread polls rather than waits on the queue, so an offer never has to
+ * wake it (no system call on the event loop); it sleeps a couple of milliseconds when idle.
  *
  * <p>When the file cannot be opened or written (disk full, no such folder), the writer logs it
  * once, stops accepting, counts what it could not write as dropped, and ends: capture is then
@@ -33,7 +32,7 @@ final class CaptureWriter implements Runnable {
     private final CaptureConfig config;
     private final Path path;
     private final CaptureStats stats;
-    private final ArrayBlockingQueue<CapturedStatement> queue;
+    private final StatementQueue queue;
     private final Thread thread;
     private volatile boolean accepting = true;
     private volatile boolean stopping;
@@ -45,7 +44,7 @@ final class CaptureWriter implements Runnable {
         this.config = config;
         this.path = config.file().orElseThrow(() -> new IllegalArgumentException("capture needs a file"));
         this.stats = stats;
-        this.queue = new ArrayBlockingQueue<>(config.queueSize());
+        this.queue = new StatementQueue(config.queueSize());
         this.thread = Thread.ofPlatform().name("sluice-capture-writer").daemon(true).unstarted(this);
     }
 
@@ -154,8 +153,9 @@ final class CaptureWriter implements Runnable {
         String reason = "cannot write " + path + ": " + reason(e);
         failure = reason;
         long lost = unflushedStatements + unwritten.stream().filter(java.util.Objects::nonNull).count();
-        lost += queue.size();
-        queue.clear();
+        List<CapturedStatement> left = new ArrayList<>();
+        queue.drainTo(left, Integer.MAX_VALUE);
+        lost += left.size();
         stats.dropped(lost);
         stats.failed();
         log.error("capture stopped: {}; the proxy goes on without capture ({} statements not written;"
