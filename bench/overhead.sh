@@ -15,6 +15,11 @@
 #                                     before, while holding and after, per session. In session mode
 #                                     each session also holds a backend connection: 2 files per
 #                                     session, so near 10,000 the proxy meets the 20,000-file limit
+#   bench/overhead.sh --capture       capture's cost: point selects at 16 clients through two proxies
+#                                     built alike, one capturing every statement with its full SQL to
+#                                     jsonl and one not, A/B interleaved; prints the throughput ratio
+#                                     capture on/off (target >= 0.95), the CPU per query of each, and
+#                                     what the capture wrote and dropped
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
 # It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
@@ -68,6 +73,7 @@ while [ $# -gt 0 ]; do
     --holds) MODE=holds; HOLDS=${2:-}; shift 2 || { echo "overhead.sh: --holds needs a count" >&2; exit 2; } ;;
     --holds=*) MODE=holds; HOLDS=${1#*=}; shift ;;
     --profile) PROFILE=1; shift ;;
+    --capture) MODE=capture; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "overhead.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -209,7 +215,14 @@ sb_field() { # file field
     err) sed -n 's/.*ignored errors: *\([0-9]*\) .*/\1/p' "$1" ;;
   esac | head -1
 }
-port_of() { [ "$1" = direct ] && echo "$DB_PORT" || echo "$PROXY_PORT"; }
+port_of() {
+  case $1 in
+    direct) echo "$DB_PORT" ;;
+    capture-off) echo "$OFF_PORT" ;;
+    capture-on) echo "$ON_PORT" ;;
+    *) echo "$PROXY_PORT" ;;
+  esac
+}
 RES=$OUT/results.tsv
 cell() { # round target threads seconds -> one row in results.tsv
   local round=$1 target=$2 th=$3 secs=$4 f p0 p1 d0 d1 l0 l1 rc
@@ -420,5 +433,101 @@ PY
   sed -n '3,20p' "$OUT/holds-class-histogram.txt"
 }
 
-if [ "$MODE" = holds ]; then run_holds; else run_points; fi
+# ---------------------------------------------------------------- capture --
+OFF_PORT=$(free_port)
+ON_PORT=$(free_port)
+start_capture_proxy() { # name port admin-sql-port capture-yaml -> sets CAP_PID
+  local name=$1 port=$2
+  cat > "$OUT/sluice-$name.yaml" <<EOF
+listen: $H:$port
+users:
+  - name: $DB_USER
+    password: $DB_PASS
+backends:
+  - name: db
+    address: $H:$DB_PORT
+    max_connections: 200
+admin:
+  http: $H:$(free_port)
+  sql: $H:$3
+$4
+EOF
+  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
+  "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
+    > "$OUT/proxy-$name.log" 2>&1 &
+  CAP_PID=$!; STARTED+=("$CAP_PID")
+  wait_port "$port" 60 || die "proxy $name did not come up (see $OUT/proxy-$name.log)"
+  mariadb --skip-ssl -h$H -P"$port" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
+    || die "cannot query through proxy $name: $(head -1 "$OUT/proxy-check.err")"
+}
+admin_sql() { mariadb --skip-ssl -h$H -P"$1" -uadmin -padmin -N -B -e "$2" 2>&1; }
+capture_summary() {
+  python3 - "$RES" "$TICK_US" <<'PY'
+import sys, statistics as st
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
+tick = int(sys.argv[2])
+cells = {}
+for r in rows:
+    try:
+        qps, nq = float(r[3]), float(r[4])
+    except ValueError:
+        continue
+    cells[(r[0], r[1])] = dict(qps=qps, cpu=(int(r[7]) + int(r[8])) * tick / nq if nq else None,
+                               bad=r[10] != '0' or r[6] not in ('', '0'))
+rounds = sorted({k[0] for k in cells}, key=int)
+pairs = [(r, cells[(r, 'capture-off')], cells[(r, 'capture-on')]) for r in rounds
+         if (r, 'capture-off') in cells and (r, 'capture-on') in cells]
+print("\nper round (16 clients, point selects; A/B interleaved; CPU from /proc/PID/stat over each cell):")
+print("%-5s %12s %12s %7s %18s %18s" % ("round", "off qps", "on qps", "on/off", "off CPU us/q", "on CPU us/q"))
+for r, off, on in pairs:
+    print("%-5s %12.0f %12.0f %7.3f %18.2f %18.2f%s" % (r, off['qps'], on['qps'], on['qps'] / off['qps'], off['cpu'],
+          on['cpu'], "  (errors: see the sysbench logs)" if off['bad'] or on['bad'] else ""))
+if pairs:
+    ratio = st.median(on['qps'] / off['qps'] for _, off, on in pairs)
+    print("\nsummary: capture on/off throughput %.3f (median of the per-round ratios; target >= 0.95): %s"
+          % (ratio, "met" if ratio >= 0.95 else "MISSED"))
+    print("         proxy CPU per query: %.2f us off, %.2f us on (the whole JVM: event loops, writer thread, JIT, GC)"
+          % (st.median(off['cpu'] for _, off, _ in pairs), st.median(on['cpu'] for _, _, on in pairs)))
+PY
+}
+run_capture() {
+  build_proxy
+  start_backend --max_connections=1000
+  local off_admin on_admin off_pid on_pid th=16 round target order n=0
+  off_admin=$(free_port); on_admin=$(free_port)
+  start_capture_proxy off "$OFF_PORT" "$off_admin" ""
+  off_pid=$CAP_PID
+  start_capture_proxy on "$ON_PORT" "$on_admin" "capture:
+  enabled: true
+  file: $WORK/capture.jsonl
+  format: jsonl
+  sql: full
+  max_file_size: 512M
+  max_files: 2"
+  on_pid=$CAP_PID
+  log "proxies: capture off pid $off_pid on $H:$OFF_PORT, capture on pid $on_pid on $H:$ON_PORT ($WORK/capture.jsonl)"
+  log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
+  timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
+    || die "sysbench prepare (see $OUT/sb-prepare.log)"
+  printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\tevent_loop_ticks\n' > "$RES"
+  log "warm-up: ${WARMUP}s through each proxy at 16 clients (not counted)"
+  PROXY_PID=$off_pid; cell 0 capture-off $th "$WARMUP"
+  PROXY_PID=$on_pid; cell 0 capture-on $th "$WARMUP"
+  sed -i '2,$d' "$RES"   # warm-up rows are not results
+  for round in $(seq 1 "$ROUNDS"); do
+    # Alternate which proxy goes first, so drift (other load, caches) does not favour one.
+    if [ $((n % 2)) -eq 0 ]; then order="capture-off capture-on"; else order="capture-on capture-off"; fi
+    n=$((n + 1))
+    for target in $order; do
+      if [ "$target" = capture-on ]; then PROXY_PID=$on_pid; else PROXY_PID=$off_pid; fi
+      cell "$round" "$target" $th "$SB_TIME"
+    done
+  done
+  log "capture: $(admin_sql "$on_admin" 'SHOW CAPTURE' | awk -F'\t' '{print "state " $1 ", queued " $5 ", written " $6 ", dropped " $7 ", " $8 " bytes, failures " $9}');" \
+      "$(wc -l < "$WORK/capture.jsonl") lines in the current file"
+  head -3 "$WORK/capture.jsonl" > "$OUT/capture-sample.jsonl"
+  capture_summary | tee "$OUT/summary.txt"
+}
+
+if [ "$MODE" = holds ]; then run_holds; elif [ "$MODE" = capture ]; then run_capture; else run_points; fi
 log "done: $OUT"
