@@ -139,6 +139,13 @@ public final class Backend {
         this.lagging = tooFarBehind;
     }
 
+    /** Connection attempts that failed in a row since the last one that worked. */
+    public int consecutiveConnectFailures() {
+        synchronized (backoffLock) {
+            return consecutiveConnectFailures;
+        }
+    }
+
     public String lastConnectError() {
         return lastConnectError;
     }

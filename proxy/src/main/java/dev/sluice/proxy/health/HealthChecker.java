@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks every backend each interval on its own connection, off the proxy's event loops: log in
  * (once, then kept), COM_PING, {@code SELECT @@read_only}, and on replicas the replication status.
- * A backend failing fail_after checks in a row is SHUNNED; passing recover_after in a row brings
+ * A backend failing fail_after checks in a row, or fail_after connection attempts of sessions in a
+ * row, is SHUNNED; passing recover_after in a row brings
  * it back ONLINE (and ends any connect backoff). DRAINING and OFFLINE are the admin's and stay.
  * A replica behind max_replication_lag, or whose replication stopped, is marked lagging: the split
  * router gives it no reads until it catches up.
@@ -100,10 +101,24 @@ public final class HealthChecker implements AutoCloseable {
         Optional<UserConfig> account = account(runtime.config());
         if (current.enabled() && account.isPresent()) {
             for (Backend backend : live) {
+                shunOnConnectErrors(backend, current);
                 check(backend, health(backend), current, account.get());
             }
         }
         ticker = loop.schedule(this::tick, current.interval().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Too many errors: sessions failing to connect fail_after times in a row shun the backend at
+     * once, without waiting for the checks to fail as often; the checks bring it back.
+     */
+    private void shunOnConnectErrors(Backend backend, HealthConfig current) {
+        int failures = backend.consecutiveConnectFailures();
+        if (backend.state() == Backend.State.ONLINE && failures >= current.failAfter()) {
+            backend.state(Backend.State.SHUNNED);
+            log.warn("backend {} is SHUNNED after {} connection errors in a row: {}", backend.name(), failures,
+                    backend.lastConnectError());
+        }
     }
 
     private void check(Backend backend, BackendHealth state, HealthConfig current, UserConfig account) {
