@@ -52,9 +52,7 @@ public final class ProxyRuntime {
     private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
     private final dev.sluice.proxy.capture.CaptureControl capture =
-            new dev.sluice.proxy.capture.CaptureControl(this::addObserver, this::removeObserver,
-                    // Split mode shows observers each backend connection's statement ids, not the client's.
-                    () -> !splitMode());
+            new dev.sluice.proxy.capture.CaptureControl(this::addObserver, this::removeObserver);
     private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile dev.sluice.proxy.observe.StatementObserver observer = dev.sluice.proxy.observe.StatementObserver.NONE;

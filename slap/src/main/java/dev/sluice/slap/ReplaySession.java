@@ -136,7 +136,7 @@ final class ReplaySession implements Runnable {
                     ? "no SQL text (captured with sql: digest or none)" : event.truncated() ? "cut short at capture" : null;
             case CapturedEvent.EXECUTE, CapturedEvent.CLOSE -> {
                 if (event.statementId() < 0) {
-                    yield "the capture does not say which prepared statement (split mode)";
+                    yield "the capture does not say which prepared statement";
                 }
                 if (!prepared.containsKey(event.statementId())) {
                     yield unprepared.getOrDefault(event.statementId(), "prepared before the capture started");

@@ -34,8 +34,9 @@ public final class CaptureControl implements AutoCloseable {
     }
 
     /**
-     * @param clientStatementIds whether observers see prepared-statement ids as the client knows them
-     *                           (false in split mode, where they are each backend connection's own)
+     * @param clientStatementIds whether observers see prepared-statement ids as the client knows them;
+     *                           when not, capture writes executes without pairing them with prepares
+     *                           rather than pair them wrongly (both routers show the client's ids)
      */
     public CaptureControl(Consumer<StatementObserver> register, Consumer<StatementObserver> unregister,
                           BooleanSupplier clientStatementIds) {

@@ -36,9 +36,8 @@ final class CaptureObserver implements StatementObserver {
     private final Set<String> schemas;
     private final Set<String> backends;
     /**
-     * Whether statement ids in frames and responses are the ones the client uses. Not so in split
-     * mode today, where they are each backend connection's own: there, capture does not pair
-     * executes with their prepares rather than pair them wrongly.
+     * Whether statement ids in frames and responses are the ones the client uses. When they are
+     * not, capture does not pair executes with their prepares rather than pair them wrongly.
      */
     private final boolean clientIds;
 

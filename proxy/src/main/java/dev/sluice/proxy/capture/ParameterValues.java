@@ -39,7 +39,7 @@ final class ParameterValues {
     Decoded decode(CapturedStatement statement) {
         if (statement.payload == null) {
             return new Decoded(null, null, "capture does not know this prepared statement (prepared before capture"
-                    + " started, or run in split mode)");
+                    + " started)");
         }
         if (statement.paramCount == 0) {
             return new Decoded(List.of(), List.of(), null);

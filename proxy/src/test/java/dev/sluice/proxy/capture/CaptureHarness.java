@@ -31,7 +31,7 @@ final class CaptureHarness {
         this(config, true);
     }
 
-    /** {@code clientIds}: whether statement ids in frames are the client's (false in split mode). */
+    /** {@code clientIds}: whether statement ids in frames are the ones the client knows. */
     CaptureHarness(CaptureConfig config, boolean clientIds) {
         this.file = config.file().orElseThrow();
         this.control = new CaptureControl(registered::add, registered::remove, () -> clientIds);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.sluice.config.AdminConfig;
 import dev.sluice.config.CaptureConfig;
+import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
@@ -109,6 +110,43 @@ class CaptureIT {
         assertThat(lines).filteredOn(l -> l.contains("\"command\":\"Close stmt\"")).hasSize(2);
         assertThat(lines).filteredOn(l -> l.contains("\"sql\":\"DELETE FROM items WHERE id = 1\"")).singleElement()
                 .asString().contains("\"command\":\"Query\"", "\"rows_affected\":1");
+    }
+
+    @Test
+    void inSplitModeExecutesKeepTheirTextAndValuesWhereverTheyRan() throws Exception {
+        Path file = dir.resolve("split.jsonl");
+        SluiceConfig config = ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
+                .withCapture(CaptureConfig.jsonl(file));
+        try (ProxyServer proxy = ProxyFixture.start(config); Connection c = connect(proxy, PREPARED)) {
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO items (id, name) VALUES (?, ?)");
+                 PreparedStatement select = c.prepareStatement("SELECT name FROM items WHERE id = ?")) {
+                for (int id = 100; id < 110; id++) {
+                    insert.setLong(1, id);
+                    insert.setString(2, "split " + id);
+                    insert.executeUpdate();
+                    select.setLong(1, id);
+                    select.executeQuery().close();
+                }
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("DELETE FROM items WHERE id >= 100");
+            }
+        }
+        List<String> lines = Files.readAllLines(file);
+        List<String> executes = lines.stream().filter(l -> l.contains("\"command\":\"Execute\"")).toList();
+
+        // Reads went to replicas, writes to the primary: each execute still has its own text and values.
+        List<String> inserts = executes.stream().filter(l -> l.contains("INSERT INTO items")).toList();
+        List<String> selects = executes.stream().filter(l -> l.contains("SELECT name FROM items")).toList();
+        assertThat(inserts).as(String.join("\n", lines)).hasSize(10);
+        assertThat(selects).as(String.join("\n", lines)).hasSize(10);
+        for (int i = 0; i < 10; i++) {
+            assertThat(inserts.get(i)).contains("\"params\":[" + (100 + i) + ",\"split " + (100 + i) + "\"]",
+                    "\"backend\":\"" + cluster.primary().name() + "\"");
+            assertThat(selects.get(i)).contains("\"params\":[" + (100 + i) + "]");
+        }
+        assertThat(selects).anyMatch(l -> cluster.replicas().stream().anyMatch(r -> l.contains("\"backend\":\"" + r.name() + "\"")));
     }
 
     @Test
