@@ -63,11 +63,11 @@ final class Connector {
         // JDK socket non-blocking for good, and each read of a platform thread then costs a
         // failed read and a poll before the real one.
         base.setProperty("connectTimeout", "0");
-        // A plain buffered stream reads whatever the server sent in one call; the read-ahead
-        // stream asks FIONREAD first and reads a 4-byte header alone when the reply is not there yet.
+        // The socket buffers its reads itself (see there); Connector/J's read-ahead stream would
+        // ask FIONREAD before each read and read a 4-byte header alone when the reply is not there yet.
         base.setProperty("useReadAheadInput", "false");
-        base.setProperty("useUnbufferedInput", "false");
-        base.setProperty("socketFactory", ProbeFreeSocketFactory.class.getName());
+        base.setProperty("useUnbufferedInput", "true");
+        base.setProperty("socketFactory", BufferedReadSocketFactory.class.getName());
         base.setProperty("useCompression", Boolean.toString(options.compress()));
         TlsProperties.apply(options.ssl(), base);
         // Without these Connector/J asks the server for autocommit and read-only state around

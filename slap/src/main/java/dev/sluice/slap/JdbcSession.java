@@ -15,16 +15,14 @@ import java.util.List;
 final class JdbcSession implements SqlSession {
 
     private final Connection connection;
-    private final java.sql.Statement statement;
     private final ProtocolQuery query;
     private final PrintWriter echo;
+    /** Only for {@link #column}: made on first use, so that clients connect and close without one. */
+    private java.sql.Statement statement;
 
     /** {@code echo}: where {@code -vvv} prints each statement, or null. */
     JdbcSession(Connection connection, PrintWriter echo) throws SQLException {
         this.connection = connection;
-        this.statement = connection.createStatement();
-        // mysqlslap sends the text as it is; JDBC escapes such as {fn ...} are not rewritten.
-        statement.setEscapeProcessing(false);
         this.query = new ProtocolQuery(connection);
         this.echo = echo;
     }
@@ -52,6 +50,11 @@ final class JdbcSession implements SqlSession {
         if (echo != null) {
             echo.print(sql + ";\n");
             echo.flush();
+        }
+        if (statement == null) {
+            statement = connection.createStatement();
+            // mysqlslap sends the text as it is; JDBC escapes such as {fn ...} are not rewritten.
+            statement.setEscapeProcessing(false);
         }
         List<String> values = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery(sql)) {

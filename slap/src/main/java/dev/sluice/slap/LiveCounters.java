@@ -22,7 +22,15 @@ final class LiveCounters {
     final ErrorTally errors = new ErrorTally();
     final ErrorTally connectErrors = new ErrorTally();
 
-    private final Recorder recorder = new Recorder(3);
+    /** An hour, in microseconds: longer latencies are recorded as an hour. */
+    static final long HIGHEST_LATENCY_MICROS = 3_600_000_000L;
+
+    /**
+     * A fixed range: an auto-resizing recorder wraps every value in a second reader-writer phase
+     * of its own (two more atomic operations per query, on counters all clients share) and copies
+     * its counts whenever a new maximum arrives.
+     */
+    private final Recorder recorder = new Recorder(1, HIGHEST_LATENCY_MICROS, 3);
     private final Histogram total = new Histogram(3);
     private Histogram recycled;
 
@@ -32,7 +40,7 @@ final class LiveCounters {
             case WRITE -> writes.increment();
             case OTHER -> others.increment();
         }
-        recorder.recordValue(Math.max(1, latencyNanos / 1_000));
+        recorder.recordValue(Math.clamp(latencyNanos / 1_000, 1, HIGHEST_LATENCY_MICROS));
     }
 
     long queries() {

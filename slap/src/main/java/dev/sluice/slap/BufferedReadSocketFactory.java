@@ -1,0 +1,119 @@
+package dev.sluice.slap;
+
+import com.mysql.cj.conf.PropertySet;
+import com.mysql.cj.protocol.StandardSocketFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+
+/**
+ * Connector/J's plain TCP sockets, read through a buffer of their own: one system call takes in
+ * whatever the server has sent, and the many small reads Connector/J makes per reply (a 4-byte
+ * header, then the payload, for every packet) are served from the buffer. Connector/J's own
+ * buffered stream would do the same through a lock and a JDK wrapper per read, and before each
+ * command it drains what is left unread by asking {@code available()}, which the JDK answers with
+ * a FIONREAD system call; here {@code available()} is what the buffer holds (slap reads every
+ * reply to its end, so that is 0). One client thread uses a connection at a time, so nothing is
+ * synchronized. Named in Connector/J's {@code socketFactory} property (with {@code
+ * useUnbufferedInput}), so it needs a public no-argument constructor.
+ */
+public final class BufferedReadSocketFactory extends StandardSocketFactory {
+
+    static final int BUFFER_SIZE = 16384;
+
+    public BufferedReadSocketFactory() {
+    }
+
+    @Override
+    protected Socket createSocket(PropertySet props) {
+        return new BufferedReadSocket();
+    }
+
+    private static final class BufferedReadSocket extends Socket {
+
+        private InputStream input;
+
+        @Override
+        public synchronized InputStream getInputStream() throws IOException {
+            if (input == null) {
+                input = new BufferedRead(super.getInputStream());
+            }
+            return input;
+        }
+    }
+
+    private static final class BufferedRead extends InputStream {
+
+        private final InputStream socket;
+        private final byte[] buffer = new byte[BUFFER_SIZE];
+        private int position;
+        private int limit;
+
+        BufferedRead(InputStream socket) {
+            this.socket = socket;
+        }
+
+        /** Reads what the socket has (blocking until something arrives); false at the end of the stream. */
+        private boolean fill() throws IOException {
+            int n = socket.read(buffer, 0, buffer.length);
+            if (n <= 0) {
+                return false;
+            }
+            position = 0;
+            limit = n;
+            return true;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (position == limit && !fill()) {
+                return -1;
+            }
+            return buffer[position++] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) throws IOException {
+            if (length == 0) {
+                return 0;
+            }
+            if (position == limit) {
+                if (length >= buffer.length) {
+                    return socket.read(into, offset, length);
+                }
+                if (!fill()) {
+                    return -1;
+                }
+            }
+            int n = Math.min(length, limit - position);
+            System.arraycopy(buffer, position, into, offset, n);
+            position += n;
+            return n;
+        }
+
+        /** -1 at the end of the stream, where Connector/J's skipFully expects a negative count. */
+        @Override
+        public long skip(long count) throws IOException {
+            if (count <= 0) {
+                return 0;
+            }
+            if (position == limit && !fill()) {
+                return -1;
+            }
+            int n = (int) Math.min(count, limit - position);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public int available() {
+            return limit - position;
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
