@@ -5,6 +5,7 @@ import com.mysql.cj.protocol.StandardSocketFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Proxy;
 import java.net.Socket;
 
 /**
@@ -33,6 +34,11 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
     private static final class BufferedReadSocket extends Socket {
 
         private InputStream input;
+
+        /** Direct: a plain Socket would ask the JVM's proxy selector on every connect, as mysqlslap never does. */
+        BufferedReadSocket() {
+            super(Proxy.NO_PROXY);
+        }
 
         @Override
         public synchronized InputStream getInputStream() throws IOException {
