@@ -8,6 +8,7 @@ import dev.sluice.config.HostPort;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TimeoutsConfig;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
 import java.io.IOException;
@@ -73,7 +74,8 @@ class ResilienceIT {
             assertThatThrownBy(() -> ProxyFixture.connect(proxy, null, "").close())
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("dead")
-                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(2003));
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode())
+                            .isEqualTo(BackendLoginException.BACKEND_UNAVAILABLE));
         }
     }
 

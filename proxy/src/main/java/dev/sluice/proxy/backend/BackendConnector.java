@@ -92,7 +92,7 @@ public final class BackendConnector {
                     return;
                 }
                 backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), reason);
-                promise.tryFailure(new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                promise.tryFailure(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                         "Can't connect to backend " + backend.name() + " (" + backend.config().address() + "): " + reason,
                         false));
                 return;
@@ -100,7 +100,7 @@ public final class BackendConnector {
             // The server must finish the login within the connect timeout too; a backend that
             // accepts and then stalls is as unusable as one that refuses.
             ScheduledFuture<?> timeout = loop.schedule(() -> {
-                if (promise.tryFailure(new BackendLoginException(BackendLoginException.LOST_DURING_LOGIN, "08S01",
+                if (promise.tryFailure(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                         "backend " + backend.name() + " did not finish the login within "
                                 + connectTimeout.toMillis() + " ms", false))) {
                     backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), "login timed out");

@@ -2,16 +2,18 @@ package dev.sluice.proxy.backend;
 
 /**
  * A backend could not be reached or refused the login. Carries the MySQL error to give the client:
- * the backend's own ERR when it sent one, else 2003/2013 in the MySQL client's words.
+ * the backend's own ERR when it sent one, else {@link #BACKEND_UNAVAILABLE}.
  */
 public final class BackendLoginException extends Exception {
 
     private static final long serialVersionUID = 1L;
 
-    /** CR_CONN_HOST_ERROR: the backend cannot be reached. */
-    public static final int CANNOT_CONNECT = 2003;
-    /** CR_SERVER_LOST: the backend went away during the login. */
-    public static final int LOST_DURING_LOGIN = 2013;
+    /**
+     * The backend cannot be reached or went away during its login. ProxySQL's code for the same failure: the
+     * client libraries' own codes (2003, 2013) cannot be used, as libmariadb reports a server ERR carrying a code
+     * of its own ranges (2000-2999, 5000-5999) as "Received malformed packet" (2027) and drops the message.
+     */
+    public static final int BACKEND_UNAVAILABLE = 9001;
 
     private final int errorCode;
     private final String sqlState;

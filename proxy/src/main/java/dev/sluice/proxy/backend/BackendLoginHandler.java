@@ -68,7 +68,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
                 onAuthPacket(ctx, payload);
             }
         } catch (ProtocolException e) {
-            fail(ctx, new BackendLoginException(BackendLoginException.LOST_DURING_LOGIN, "HY000",
+            fail(ctx, new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "HY000",
                     "backend " + backend.name() + " sent an unreadable login packet: " + e.getMessage(), false));
         } finally {
             frame.release();
@@ -93,7 +93,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
                 request.schema() != null, tls != null);
         if (tls != null) {
             if (!Capabilities.has(greeting.capabilities(), Capabilities.CLIENT_SSL)) {
-                fail(ctx, new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                fail(ctx, new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                         "backend " + backend.name() + " does not offer TLS, which tls.backend.enabled requires", true));
                 return;
             }
@@ -112,7 +112,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
             if (done.isSuccess()) {
                 sendHandshakeResponse(ctx);
             } else {
-                fail(ctx, new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                fail(ctx, new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                         "TLS handshake with backend " + backend.name() + " failed: " + done.cause().getMessage(), false));
             }
         }
@@ -189,13 +189,13 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        fail(ctx, new BackendLoginException(BackendLoginException.LOST_DURING_LOGIN, "08S01",
+        fail(ctx, new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                 "backend " + backend.name() + " closed the connection during login", greeting != null));
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        fail(ctx, new BackendLoginException(BackendLoginException.LOST_DURING_LOGIN, "08S01",
+        fail(ctx, new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                 "login to backend " + backend.name() + " failed: " + cause.getMessage(), greeting != null));
     }
 

@@ -12,6 +12,7 @@ import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendIdentity;
+import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import io.netty.bootstrap.Bootstrap;
@@ -69,7 +70,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private void connectNext() {
         backend = runtime.router().pickForSession(tried).orElse(null);
         if (backend == null) {
-            fail(0, BackendLoginErrors.CANNOT_CONNECT, "No backend available for a new session");
+            fail(0, BackendLoginException.BACKEND_UNAVAILABLE, "No backend available for a new session");
             return;
         }
         tried.add(backend);
@@ -132,8 +133,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                     throw new ProtocolException("backend packet before the client's handshake response");
                 }
             } catch (ProtocolException e) {
-                fail(1, BackendLoginErrors.LOST, "backend " + backend.name() + " sent an unreadable login packet: "
-                        + e.getMessage());
+                fail(1, BackendLoginException.BACKEND_UNAVAILABLE, "backend " + backend.name()
+                        + " sent an unreadable login packet: " + e.getMessage());
             } finally {
                 frame.release();
             }
@@ -145,7 +146,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                 if (done.isSuccess()) {
                     sendPendingResponse();
                 } else {
-                    fail(2, BackendLoginErrors.CANNOT_CONNECT, "TLS handshake with backend " + backend.name()
+                    fail(2, BackendLoginException.BACKEND_UNAVAILABLE, "TLS handshake with backend " + backend.name()
                             + " failed: " + done.cause().getMessage());
                 }
             }
@@ -155,14 +156,14 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             if (phase != Phase.DONE) {
-                fail(phase == Phase.CONNECTING ? 0 : 2, BackendLoginErrors.LOST,
+                fail(phase == Phase.CONNECTING ? 0 : 2, BackendLoginException.BACKEND_UNAVAILABLE,
                         "backend " + backend.name() + " closed the connection during login");
             }
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            fail(phase == Phase.CONNECTING ? 0 : 2, BackendLoginErrors.LOST,
+            fail(phase == Phase.CONNECTING ? 0 : 2, BackendLoginException.BACKEND_UNAVAILABLE,
                     "login to backend " + backend.name() + " failed: " + cause.getMessage());
         }
     }
@@ -406,11 +407,5 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1 << 24, 45, ABANDONED_LOGIN_USER,
                 new byte[0], null, dev.sluice.protocol.auth.MysqlNativePassword.NAME, java.util.Map.of());
         channel.writeAndFlush(Replies.frame(channel.alloc(), sequenceId, response));
-    }
-
-    /** Error codes the client library would use for the same failures. */
-    private static final class BackendLoginErrors {
-        static final int CANNOT_CONNECT = 2003;
-        static final int LOST = 2013;
     }
 }

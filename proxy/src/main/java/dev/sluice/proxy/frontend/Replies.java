@@ -22,8 +22,11 @@ public final class Replies {
     public static final int UNKNOWN_COMMAND = 1047;
     /** ER_CLIENT_INTERACTION_TIMEOUT (MySQL 8.0.24+). */
     public static final int IDLE_TIMEOUT = 4031;
-    /** CR_SERVER_LOST, as the client library words it, for a backend lost mid-session. */
-    public static final int BACKEND_LOST = 2013;
+    /**
+     * ER_CONNECTION_KILLED, as MaxScale answers a backend lost mid-statement. Not CR_SERVER_LOST (2013): libmariadb
+     * reports a server ERR carrying one of its own client codes as a malformed packet.
+     */
+    public static final int BACKEND_LOST = 1927;
 
     private Replies() {
     }

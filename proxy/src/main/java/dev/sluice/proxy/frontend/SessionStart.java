@@ -33,7 +33,7 @@ final class SessionStart {
                  Consumer<BackendLoginException> onFailure) {
         Backend backend = runtime.router().pickForSession(tried).orElse(null);
         if (backend == null) {
-            onFailure.accept(new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+            onFailure.accept(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                     "No backend available: " + describe(tried.isEmpty() ? runtime.backends() : tried), false));
             return;
         }
@@ -50,7 +50,7 @@ final class SessionStart {
                 return;
             }
             onFailure.accept(done.cause() instanceof BackendLoginException failure ? failure
-                    : new BackendLoginException(BackendLoginException.CANNOT_CONNECT, "08S01",
+                    : new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                             "backend " + backend.name() + ": " + done.cause(), false));
         });
     }

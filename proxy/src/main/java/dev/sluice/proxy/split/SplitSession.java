@@ -282,7 +282,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         Backend backend = (toReplica ? runtime.splitRouter().replica(avoid) : java.util.Optional.<Backend>empty())
                 .or(() -> runtime.splitRouter().primary(avoid)).orElse(null);
         if (backend == null) {
-            failCommand(command, 2003, "08S01", "No backend available for this statement: " + primaryState());
+            failCommand(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
+                    "No backend available for this statement: " + primaryState());
             return;
         }
         acquire(command, backend, new HashSet<>(avoid));
@@ -313,8 +314,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                     }
                 }
                 BackendLoginException e = done.cause() instanceof BackendLoginException failure ? failure : null;
-                failCommand(command, e == null ? 2003 : e.errorCode(), e == null ? "08S01" : e.sqlState(),
-                        done.cause().getMessage());
+                failCommand(command, e == null ? BackendLoginException.BACKEND_UNAVAILABLE : e.errorCode(),
+                        e == null ? "08S01" : e.sqlState(), done.cause().getMessage());
                 return;
             }
             onConnection(command, (BackendConnection) done.getNow(), pool);
@@ -524,7 +525,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
         if (binding.inTransaction() || binding.pinned()) {
             // The state this session relied on is gone with the connection.
-            end(phase == Phase.IN_FLIGHT && !responseStarted ? 1 : 0, 2013, "08S01",
+            end(phase == Phase.IN_FLIGHT && !responseStarted ? 1 : 0, dev.sluice.proxy.frontend.Replies.BACKEND_LOST, "08S01",
                     "Lost connection to backend " + (lost == null ? "" : lost.name() + " ") + "during the session: " + reason);
             return;
         }
@@ -536,7 +537,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                     Command failed = current;
                     current = null;
                     token = null;
-                    failCommand(failed, 2013, "08S01", "Lost connection to backend "
+                    failCommand(failed, dev.sluice.proxy.frontend.Replies.BACKEND_LOST, "08S01", "Lost connection to backend "
                             + (lost == null ? "" : lost.name() + " ") + "during query: " + reason);
                 }
             }

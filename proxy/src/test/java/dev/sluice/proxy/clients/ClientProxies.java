@@ -70,4 +70,18 @@ final class ClientProxies {
             }
         }
     }
+
+    /** Kills (KILL CONNECTION) the server's connections running a statement that contains {@code marker}. */
+    static int killQueriesContaining(MariaDbServer server, String marker) throws SQLException {
+        int killed = 0;
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement();
+             java.sql.ResultSet ids = c.createStatement().executeQuery("SELECT id FROM information_schema.processlist"
+                     + " WHERE info LIKE '%" + marker + "%' AND id <> CONNECTION_ID()")) {
+            while (ids.next()) {
+                s.execute("KILL CONNECTION " + ids.getLong(1));
+                killed++;
+            }
+        }
+        return killed;
+    }
 }

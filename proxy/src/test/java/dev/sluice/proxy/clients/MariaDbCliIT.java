@@ -2,6 +2,8 @@ package dev.sluice.proxy.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.BackendConfig;
+import dev.sluice.config.HostPort;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.testkit.MariaDbCluster;
@@ -112,6 +114,49 @@ class MariaDbCliIT {
             assertThat(plain.exitCode()).as(plain.toString()).isNotZero();
             assertThat(plain.stderr()).as(plain.toString()).contains("ERROR 3159");
         }
+    }
+
+    /**
+     * libmariadb reports a server ERR carrying one of its own client codes (2000-2999) as "malformed packet" and
+     * drops the text, so the proxy's errors for a dead or lost backend must use server-side codes.
+     */
+    @Test
+    void backendFailuresReachTheClientInWords() throws Exception {
+        ExternalTool mariadb = ExternalTool.require("mariadb");
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        BackendConfig dead = new BackendConfig("dead", new HostPort(ClientProxies.HOST, closedPort),
+                BackendConfig.Role.PRIMARY, 1, 10);
+        try (ProxyServer deadProxy = ProxyFixture.start(ProxyFixture.config(List.of(dead)))) {
+            ExternalTool.Run run = mariadb.run(withExecute(login(deadProxy.port(), TestUsers.APP_USER,
+                    TestUsers.APP_PASSWORD, null, "--skip-ssl"), "SELECT 1"), null, RUN_TIMEOUT, work);
+            assertThat(run.exitCode()).as(run.toString()).isNotZero();
+            assertThat(run.stderr()).as(run.toString()).contains("ERROR 9001 (08S01)", "dead").doesNotContain("2027");
+        }
+
+        String marker = "lost_backend_" + System.nanoTime();
+        java.util.concurrent.CompletableFuture<ExternalTool.Run> sleeping = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> {
+                    try {
+                        return mariadb.run(withExecute(login(proxy.port(), TestUsers.APP_USER, TestUsers.APP_PASSWORD,
+                                null, "--skip-ssl"), "SELECT SLEEP(60) AS " + marker), null, RUN_TIMEOUT, work);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long killed = 0;
+        while (killed == 0 && System.nanoTime() < deadline) {
+            killed = ClientProxies.killQueriesContaining(cluster.primary(), marker);
+            Thread.sleep(100);
+        }
+        assertThat(killed).as("backend connections running the sleep").isPositive();
+        ExternalTool.Run run = sleeping.get(RUN_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(run.exitCode()).as(run.toString()).isNotZero();
+        assertThat(run.stderr()).as(run.toString()).contains("ERROR 1927 (08S01)", "Lost connection to backend")
+                .doesNotContain("2027");
     }
 
     static List<String> withExecute(List<String> args, String sql) {
