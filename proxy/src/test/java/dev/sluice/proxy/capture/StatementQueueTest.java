@@ -45,9 +45,14 @@ class StatementQueueTest {
         for (int p = 0; p < producers; p++) {
             long session = p;
             Thread.ofPlatform().start(() -> {
-                for (int i = 0; i < each; i++) {
+                // A producer can run all its offers while the consumer is descheduled and the queue
+                // full, so it goes on (bounded in time) until some of its own got through.
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                int mine = 0;
+                for (int i = 0; i < each || (mine == 0 && System.nanoTime() < deadline); i++) {
                     if (queue.offer(statement(session, i))) {
                         accepted.incrementAndGet();
+                        mine++;
                     }
                 }
                 done.countDown();
