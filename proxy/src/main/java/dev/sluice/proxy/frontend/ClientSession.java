@@ -9,6 +9,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -39,7 +40,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private final long connectionId;
     private final long sessionId;
     private final String user;
-    /** What observers asked to get back with each pending response, in order ({@link #NO_TOKEN} for null). */
+    /**
+     * For each pending response in order, the observer of its command and what it asked to get back ({@link #NO_TOKEN}
+     * for null): capture may be switched on or off meanwhile, and a token only means something to its own observer.
+     */
     private final java.util.ArrayDeque<Object> tokens = new java.util.ArrayDeque<>();
     private static final Object NO_TOKEN = new Object();
     private java.util.Map<Object, Object> attributes;
@@ -215,7 +219,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         }
         if (!Commands.expectsNoResponse(command)) {
             pending++;
-            Object token = runtime.observer().onCommand(this, command, frame);
+            StatementObserver observer = runtime.observer();
+            Object token = observer.onCommand(this, command, frame);
+            tokens.addLast(observer);
             tokens.addLast(token == null ? NO_TOKEN : token);
         } else {
             runtime.observer().onNoResponseCommand(this, command, frame);
@@ -243,9 +249,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
         pending--;
+        StatementObserver observer = (StatementObserver) tokens.pollFirst();
         Object token = tokens.pollFirst();
-        runtime.observer().onResponse(this, token == NO_TOKEN ? null : token, command, backend.backend(), response,
-                latencyNanos);
+        observer.onResponse(this, token == NO_TOKEN ? null : token, command, backend.backend(), response, latencyNanos);
         responseStarted = false;
         if (pending == 0 && runtime.shuttingDown()) {
             client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

@@ -14,7 +14,9 @@ import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.frontend.Replies;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -58,8 +60,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private LoginRequest login;
     private final long sessionId;
     private java.util.Map<Object, Object> attributes;
-    /** What observers asked to get back with the response in flight. */
+    /**
+     * What the observers asked to get back with the response in flight, and those observers: capture may be switched
+     * on or off meanwhile, and a token only means something to the observer that made it.
+     */
     private Object token;
+    private StatementObserver tokenObserver = StatementObserver.NONE;
     private Backend currentBackend;
     private final ReadYourWrites readYourWrites;
     private final byte[] seed;
@@ -361,7 +367,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         if (Commands.expectsNoResponse(command.code())) {
             runtime.observer().onNoResponseCommand(this, command.code(), frame);
         } else {
-            token = runtime.observer().onCommand(this, command.code(), frame);
+            tokenObserver = runtime.observer();
+            token = tokenObserver.onCommand(this, command.code(), frame);
         }
         if (command.statement() != null) {
             frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
@@ -410,7 +417,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     public void onResponse(int command, Response response, long latencyNanos) {
         Object forObserver = token;
         token = null;
-        runtime.observer().onResponse(this, forObserver, command, currentBackend,
+        tokenObserver.onResponse(this, forObserver, command, currentBackend,
                 command == Commands.COM_STMT_PREPARE ? response.withStatementId(statements.pendingId()) : response,
                 latencyNanos);
         BackendConnection bound = binding.connection();
@@ -525,8 +532,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
         if (binding.inTransaction() || binding.pinned()) {
             // The state this session relied on is gone with the connection.
-            end(phase == Phase.IN_FLIGHT && !responseStarted ? 1 : 0, dev.sluice.proxy.frontend.Replies.BACKEND_LOST, "08S01",
-                    "Lost connection to backend " + (lost == null ? "" : lost.name() + " ") + "during the session: " + reason);
+            end(phase == Phase.IN_FLIGHT && !responseStarted ? 1 : 0, Replies.BACKEND_LOST, "08S01", "Lost connection to"
+                    + " backend " + (lost == null ? "" : lost.name() + " ") + "during the session: " + reason);
             return;
         }
         switch (phase) {
@@ -537,7 +544,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                     Command failed = current;
                     current = null;
                     token = null;
-                    failCommand(failed, dev.sluice.proxy.frontend.Replies.BACKEND_LOST, "08S01", "Lost connection to backend "
+                    failCommand(failed, Replies.BACKEND_LOST, "08S01", "Lost connection to backend "
                             + (lost == null ? "" : lost.name() + " ") + "during query: " + reason);
                 }
             }
@@ -620,13 +627,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void replyOk() {
         int status = (binding.inTransaction() ? ServerStatus.IN_TRANS : 0)
                 | (Boolean.FALSE.equals(autocommit()) ? 0 : ServerStatus.AUTOCOMMIT);
-        client.writeAndFlush(dev.sluice.proxy.frontend.Replies.ok(client.alloc(), 1, status));
+        client.writeAndFlush(Replies.ok(client.alloc(), 1, status));
         phase = Phase.IDLE;
         next();
     }
 
     private void replyErr(int code, String sqlState, String message) {
-        client.writeAndFlush(dev.sluice.proxy.frontend.Replies.err(client.alloc(), 1, code, sqlState, message));
+        client.writeAndFlush(Replies.err(client.alloc(), 1, code, sqlState, message));
         phase = Phase.IDLE;
         next();
     }
@@ -642,7 +649,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void end(int sequenceId, int code, String sqlState, String message) {
         phase = Phase.ENDED;
         if (sequenceId >= 0) {
-            client.writeAndFlush(dev.sluice.proxy.frontend.Replies.err(client.alloc(), sequenceId, code, sqlState, message))
+            client.writeAndFlush(Replies.err(client.alloc(), sequenceId, code, sqlState, message))
                     .addListener(ChannelFutureListener.CLOSE);
         } else {
             client.close();

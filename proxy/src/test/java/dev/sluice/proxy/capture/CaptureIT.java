@@ -297,6 +297,49 @@ class CaptureIT {
         assertThat(lines).singleElement().asString().contains("\"user\":\"app2\"", "\"sql\":\"SELECT SLEEP(0.15), 'slow'\"");
     }
 
+    /** Each statement's observers (stats alone, stats and capture) see its response, whatever was switched since. */
+    @Test
+    void switchingCaptureWhileStatementsAreInFlightLosesNone() throws Exception {
+        Path file = dir.resolve("c.jsonl");
+        for (RoutingConfig.Mode mode : RoutingConfig.Mode.values()) {
+            SluiceConfig config = config(CaptureConfig.jsonl(file).withEnabled(false));
+            config = config.withRouting(new RoutingConfig(mode, RoutingConfig.Balancer.ROUND_ROBIN));
+            try (ProxyServer proxy = ProxyFixture.start(config)) {
+                ExecutorService clients = Executors.newFixedThreadPool(4);
+                try {
+                    List<Future<Integer>> answered = new ArrayList<>();
+                    for (int i = 0; i < 4; i++) {
+                        answered.add(clients.submit(() -> {
+                            int rows = 0;
+                            try (Connection c = connect(proxy, ""); Statement s = c.createStatement()) {
+                                for (int n = 0; n < 8; n++) {
+                                    try (ResultSet r = s.executeQuery("SELECT SLEEP(0.05), " + n)) {
+                                        rows += r.next() ? 1 : 0;
+                                    }
+                                }
+                            }
+                            return rows;
+                        }));
+                    }
+                    CaptureControl capture = proxy.runtime().capture();
+                    for (int flip = 0; flip < 20 && !answered.stream().allMatch(Future::isDone); flip++) {
+                        if (flip % 2 == 0) {
+                            capture.enable();
+                        } else {
+                            capture.disable();
+                        }
+                        Thread.sleep(20);
+                    }
+                    for (Future<Integer> rows : answered) {
+                        assertThat(rows.get(60, TimeUnit.SECONDS)).as(mode + " mode").isEqualTo(8);
+                    }
+                } finally {
+                    clients.shutdownNow();
+                }
+            }
+        }
+    }
+
     /** The mariadb client on the admin port, as an operator would run it; its output, or the test fails. */
     private static String adminSql(ProxyServer proxy, String sql) throws Exception {
         Process p = new ProcessBuilder("mariadb", "--skip-ssl", "-h127.0.0.1", "-P" + proxy.admin().sqlAddress().getPort(),
