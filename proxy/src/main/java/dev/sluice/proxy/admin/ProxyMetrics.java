@@ -3,6 +3,8 @@ package dev.sluice.proxy.admin;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.capture.CaptureControl;
+import dev.sluice.proxy.capture.CaptureStats;
 import dev.sluice.proxy.health.HealthChecker;
 import dev.sluice.proxy.stats.StatsObserver;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -75,6 +77,27 @@ public final class ProxyMetrics {
                 .register(registry);
         FunctionCounter.builder("sluice.digests.evicted", stats, s -> s.digests().evicted())
                 .description("Query digests dropped to stay within stats.max_digests").register(registry);
+        registerCapture(runtime.capture());
+    }
+
+    private void registerCapture(CaptureControl capture) {
+        CaptureStats counts = capture.stats();
+        String statements = "Captured statements: queued for the writer, written to the file, or dropped (queue full, or "
+                + "left behind when capture stopped on a write error)";
+        FunctionCounter.builder("sluice.capture.statements", counts, CaptureStats::queuedStatements).tag("outcome", "queued")
+                .description(statements).register(registry);
+        FunctionCounter.builder("sluice.capture.statements", counts, CaptureStats::writtenStatements).tag("outcome", "written")
+                .description(statements).register(registry);
+        FunctionCounter.builder("sluice.capture.statements", counts, CaptureStats::droppedStatements).tag("outcome", "dropped")
+                .description(statements).register(registry);
+        FunctionCounter.builder("sluice.capture.written", counts, CaptureStats::bytesWritten).baseUnit("bytes")
+                .description("Bytes capture wrote").register(registry);
+        FunctionCounter.builder("sluice.capture.rotations", counts, CaptureStats::rotations)
+                .description("Capture files rotated (max_file_size)").register(registry);
+        FunctionCounter.builder("sluice.capture.failures", counts, CaptureStats::failures)
+                .description("Times capture turned itself off (disk full, unwritable path)").register(registry);
+        Gauge.builder("sluice.capture.enabled", capture, c -> c.status().running() ? 1 : 0)
+                .description("1 while capture writes").register(registry);
     }
 
     private void sync() {

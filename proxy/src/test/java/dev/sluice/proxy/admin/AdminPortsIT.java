@@ -3,6 +3,7 @@ package dev.sluice.proxy.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.AdminConfig;
+import dev.sluice.config.CaptureConfig;
 import dev.sluice.config.HealthConfig;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
@@ -12,6 +13,8 @@ import dev.sluice.proxy.backend.Backend;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The admin interfaces of a proxy in split mode after a known workload: the mariadb client on the
@@ -151,6 +155,34 @@ class AdminPortsIT {
         AdminClients.Run denied = AdminClients.cli(sql, "admin", "wrong", "SHOW BACKENDS");
         assertThat(denied.exitCode()).isNotZero();
         assertThat(denied.stderr()).contains("ERROR 1045 (28000)", "Access denied for user 'admin'");
+    }
+
+    @Test
+    void captureCountersReachPrometheus(MariaDbCluster cluster, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("capture.jsonl");
+        try (ProxyServer capturing = ProxyFixture.start(config(cluster).withCapture(CaptureConfig.jsonl(file)))) {
+            try (Connection c = ProxyFixture.connect(capturing, "sluice_test", ""); Statement s = c.createStatement()) {
+                for (int i = 0; i < 3; i++) {
+                    s.execute("SELECT " + i);
+                }
+            }
+            capturing.runtime().capture().disable();
+            PrometheusText metrics = PrometheusText.parse(
+                    AdminClients.get(capturing.admin().httpAddress(), "/metrics").body());
+
+            assertThat(metrics.types).containsEntry("sluice_capture_statements_total", "counter");
+            Map<String, Double> byOutcome = new java.util.HashMap<>();
+            metrics.named("sluice_capture_statements_total").forEach(m -> byOutcome.put(m.labels().get("outcome"), m.value()));
+            List<String> captured = Files.readAllLines(file);
+            assertThat(captured).filteredOn(line -> line.contains("\"sql\":\"SELECT ")).hasSize(3);
+            long lines = captured.size();
+            assertThat(byOutcome).containsEntry("queued", (double) lines).containsEntry("written", (double) lines)
+                    .containsEntry("dropped", 0.0);
+            assertThat(metrics.named("sluice_capture_written_bytes_total")).singleElement()
+                    .extracting(PrometheusText.Sample::value).isEqualTo((double) Files.size(file));
+            assertThat(metrics.named("sluice_capture_enabled")).singleElement()
+                    .extracting(PrometheusText.Sample::value).isEqualTo(0.0);
+        }
     }
 
     @Test
