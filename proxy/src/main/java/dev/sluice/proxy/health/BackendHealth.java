@@ -12,6 +12,11 @@ public final class BackendHealth {
     volatile boolean checking;
     int consecutiveFailures;
     int consecutiveSuccesses;
+    /**
+     * Sessions could not connect while the check's own connection still answered pings: the next
+     * check opens a new connection, since that is what failed.
+     */
+    boolean reconnect;
     /** MySQL 8.4 dropped SHOW SLAVE STATUS, MariaDB before 10.5 lacks SHOW REPLICA STATUS: the one that worked. */
     String replicaStatusQuery = "SHOW REPLICA STATUS";
 

@@ -101,7 +101,7 @@ public final class HealthChecker implements AutoCloseable {
         Optional<UserConfig> account = account(runtime.config());
         if (current.enabled() && account.isPresent()) {
             for (Backend backend : live) {
-                shunOnConnectErrors(backend, current);
+                shunOnConnectErrors(backend, health(backend), current);
                 check(backend, health(backend), current, account.get());
             }
         }
@@ -110,12 +110,16 @@ public final class HealthChecker implements AutoCloseable {
 
     /**
      * Too many errors: sessions failing to connect fail_after times in a row shun the backend at
-     * once, without waiting for the checks to fail as often; the checks bring it back.
+     * once, without waiting for the checks to fail as often. It comes back after recover_after
+     * passed checks, the first on a new connection: the check's long-lived connection may still
+     * answer pings while new ones are refused.
      */
-    private void shunOnConnectErrors(Backend backend, HealthConfig current) {
+    private void shunOnConnectErrors(Backend backend, BackendHealth state, HealthConfig current) {
         int failures = backend.consecutiveConnectFailures();
         if (backend.state() == Backend.State.ONLINE && failures >= current.failAfter()) {
             backend.state(Backend.State.SHUNNED);
+            state.consecutiveSuccesses = 0;
+            state.reconnect = true;
             log.warn("backend {} is SHUNNED after {} connection errors in a row: {}", backend.name(), failures,
                     backend.lastConnectError());
         }
@@ -126,6 +130,11 @@ public final class HealthChecker implements AutoCloseable {
             return;
         }
         state.checking = true;
+        if (state.reconnect && state.connection != null) {
+            state.connection.close();
+            state.connection = null;
+        }
+        state.reconnect = false;
         Check check = new Check(backend, state, current);
         check.timer = loop.schedule(() -> check.fail("no answer within " + current.timeout().toMillis() + " ms", false),
                 current.timeout().toMillis(), TimeUnit.MILLISECONDS);
