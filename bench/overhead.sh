@@ -20,6 +20,9 @@
 #                                     jsonl and one not, A/B interleaved; prints the throughput ratio
 #                                     capture on/off (target >= 0.95), the CPU per query of each, and
 #                                     what the capture wrote and dropped
+#   bench/overhead.sh --stats         the stats' cost: the same A/B with the digest table off
+#                                     (stats: digests: false) vs stats at full detail (the default);
+#                                     prints the ratio (target >= 0.97, issue 6) and the CPU per query
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
 # It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
@@ -74,6 +77,7 @@ while [ $# -gt 0 ]; do
     --holds=*) MODE=holds; HOLDS=${1#*=}; shift ;;
     --profile) PROFILE=1; shift ;;
     --capture) MODE=capture; shift ;;
+    --stats) MODE=stats; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "overhead.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -218,9 +222,12 @@ sb_field() { # file field
 port_of() {
   case $1 in
     direct) echo "$DB_PORT" ;;
-    capture-off) echo "$OFF_PORT" ;;
-    capture-on) echo "$ON_PORT" ;;
-    *) echo "$PROXY_PORT" ;;
+    *)
+      case " ${AB_NAMES:-} " in
+        " $1 "*) echo "$A_PORT" ;;
+        *" $1 ") echo "$B_PORT" ;;
+        *) echo "$PROXY_PORT" ;;
+      esac ;;
   esac
 }
 RES=$OUT/results.tsv
@@ -433,10 +440,12 @@ PY
   sed -n '3,20p' "$OUT/holds-class-histogram.txt"
 }
 
-# ---------------------------------------------------------------- capture --
-OFF_PORT=$(free_port)
-ON_PORT=$(free_port)
-start_capture_proxy() { # name port admin-sql-port capture-yaml -> sets CAP_PID
+# ------------------------------------------------- A/B of two proxies --
+# --capture and --stats: two proxies built alike that differ in one section of their config, A/B
+# interleaved at 16 clients. A is the baseline, B the feature measured.
+A_PORT=$(free_port)
+B_PORT=$(free_port)
+start_ab_proxy() { # name port admin-sql-port extra-yaml -> sets AB_PID
   local name=$1 port=$2
   cat > "$OUT/sluice-$name.yaml" <<EOF
 listen: $H:$port
@@ -455,17 +464,18 @@ EOF
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
   "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
     > "$OUT/proxy-$name.log" 2>&1 &
-  CAP_PID=$!; STARTED+=("$CAP_PID")
+  AB_PID=$!; STARTED+=("$AB_PID")
   wait_port "$port" 60 || die "proxy $name did not come up (see $OUT/proxy-$name.log)"
   mariadb --skip-ssl -h$H -P"$port" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
     || die "cannot query through proxy $name: $(head -1 "$OUT/proxy-check.err")"
 }
 admin_sql() { mariadb --skip-ssl -h$H -P"$1" -uadmin -padmin -N -B -e "$2" 2>&1; }
-capture_summary() {
-  python3 - "$RES" "$TICK_US" <<'PY'
+ab_summary() { # A-name B-name target what
+  python3 - "$RES" "$TICK_US" "$@" <<'PY'
 import sys, statistics as st
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])][1:]
 tick = int(sys.argv[2])
+a, b, target, what = sys.argv[3], sys.argv[4], float(sys.argv[5]), sys.argv[6]
 cells = {}
 for r in rows:
     try:
@@ -475,59 +485,75 @@ for r in rows:
     cells[(r[0], r[1])] = dict(qps=qps, cpu=(int(r[7]) + int(r[8])) * tick / nq if nq else None,
                                bad=r[10] != '0' or r[6] not in ('', '0'))
 rounds = sorted({k[0] for k in cells}, key=int)
-pairs = [(r, cells[(r, 'capture-off')], cells[(r, 'capture-on')]) for r in rounds
-         if (r, 'capture-off') in cells and (r, 'capture-on') in cells]
+pairs = [(r, cells[(r, a)], cells[(r, b)]) for r in rounds if (r, a) in cells and (r, b) in cells]
 print("\nper round (16 clients, point selects; A/B interleaved; CPU from /proc/PID/stat over each cell):")
-print("%-5s %12s %12s %7s %18s %18s" % ("round", "off qps", "on qps", "on/off", "off CPU us/q", "on CPU us/q"))
-for r, off, on in pairs:
-    print("%-5s %12.0f %12.0f %7.3f %18.2f %18.2f%s" % (r, off['qps'], on['qps'], on['qps'] / off['qps'], off['cpu'],
-          on['cpu'], "  (errors: see the sysbench logs)" if off['bad'] or on['bad'] else ""))
+print("%-5s %14s %14s %7s %18s %18s" % ("round", a + " qps", b + " qps", "B/A", a + " CPU us/q", b + " CPU us/q"))
+for r, x, y in pairs:
+    print("%-5s %14.0f %14.0f %7.3f %18.2f %18.2f%s" % (r, x['qps'], y['qps'], y['qps'] / x['qps'], x['cpu'],
+          y['cpu'], "  (errors: see the sysbench logs)" if x['bad'] or y['bad'] else ""))
 if pairs:
-    ratio = st.median(on['qps'] / off['qps'] for _, off, on in pairs)
-    print("\nsummary: capture on/off throughput %.3f (median of the per-round ratios; target >= 0.95): %s"
-          % (ratio, "met" if ratio >= 0.95 else "MISSED"))
-    print("         proxy CPU per query: %.2f us off, %.2f us on (the whole JVM: event loops, writer thread, JIT, GC)"
-          % (st.median(off['cpu'] for _, off, _ in pairs), st.median(on['cpu'] for _, _, on in pairs)))
+    ratio = st.median(y['qps'] / x['qps'] for _, x, y in pairs)
+    print("\nsummary: %s throughput %s/%s %.3f (median of the per-round ratios; target >= %.2f): %s"
+          % (what, b, a, ratio, target, "met" if ratio >= target else "MISSED"))
+    print("         proxy CPU per query: %.2f us %s, %.2f us %s (the whole JVM: event loops, other threads, JIT, GC)"
+          % (st.median(x['cpu'] for _, x, _ in pairs), a, st.median(y['cpu'] for _, _, y in pairs), b))
 PY
 }
-run_capture() {
+run_ab() { # A-name A-yaml B-name B-yaml -> sets A_ADMIN B_ADMIN; runs the interleaved rounds
+  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 a_pid b_pid th=16 round target order n=0
   build_proxy
   start_backend --max_connections=1000
-  local off_admin on_admin off_pid on_pid th=16 round target order n=0
-  off_admin=$(free_port); on_admin=$(free_port)
-  start_capture_proxy off "$OFF_PORT" "$off_admin" ""
-  off_pid=$CAP_PID
-  start_capture_proxy on "$ON_PORT" "$on_admin" "capture:
+  A_ADMIN=$(free_port); B_ADMIN=$(free_port)
+  start_ab_proxy "$a" "$A_PORT" "$A_ADMIN" "$a_yaml"; a_pid=$AB_PID
+  start_ab_proxy "$b" "$B_PORT" "$B_ADMIN" "$b_yaml"; b_pid=$AB_PID
+  AB_NAMES="$a $b"
+  log "proxies: $a pid $a_pid on $H:$A_PORT, $b pid $b_pid on $H:$B_PORT"
+  log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
+  timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
+    || die "sysbench prepare (see $OUT/sb-prepare.log)"
+  printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\tevent_loop_ticks\n' > "$RES"
+  log "warm-up: ${WARMUP}s through each proxy at 16 clients (not counted)"
+  PROXY_PID=$a_pid; cell 0 "$a" $th "$WARMUP"
+  PROXY_PID=$b_pid; cell 0 "$b" $th "$WARMUP"
+  sed -i '2,$d' "$RES"   # warm-up rows are not results
+  for round in $(seq 1 "$ROUNDS"); do
+    # Alternate which proxy goes first, so drift (other load, caches) does not favour one.
+    if [ $((n % 2)) -eq 0 ]; then order="$a $b"; else order="$b $a"; fi
+    n=$((n + 1))
+    for target in $order; do
+      if [ "$target" = "$b" ]; then PROXY_PID=$b_pid; else PROXY_PID=$a_pid; fi
+      cell "$round" "$target" $th "$SB_TIME"
+    done
+  done
+}
+run_capture() {
+  run_ab capture-off "" capture-on "capture:
   enabled: true
   file: $WORK/capture.jsonl
   format: jsonl
   sql: full
   max_file_size: 512M
   max_files: 2"
-  on_pid=$CAP_PID
-  log "proxies: capture off pid $off_pid on $H:$OFF_PORT, capture on pid $on_pid on $H:$ON_PORT ($WORK/capture.jsonl)"
-  log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
-  timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
-    || die "sysbench prepare (see $OUT/sb-prepare.log)"
-  printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\tevent_loop_ticks\n' > "$RES"
-  log "warm-up: ${WARMUP}s through each proxy at 16 clients (not counted)"
-  PROXY_PID=$off_pid; cell 0 capture-off $th "$WARMUP"
-  PROXY_PID=$on_pid; cell 0 capture-on $th "$WARMUP"
-  sed -i '2,$d' "$RES"   # warm-up rows are not results
-  for round in $(seq 1 "$ROUNDS"); do
-    # Alternate which proxy goes first, so drift (other load, caches) does not favour one.
-    if [ $((n % 2)) -eq 0 ]; then order="capture-off capture-on"; else order="capture-on capture-off"; fi
-    n=$((n + 1))
-    for target in $order; do
-      if [ "$target" = capture-on ]; then PROXY_PID=$on_pid; else PROXY_PID=$off_pid; fi
-      cell "$round" "$target" $th "$SB_TIME"
-    done
-  done
-  log "capture: $(admin_sql "$on_admin" 'SHOW CAPTURE' | awk -F'\t' '{print "state " $1 ", queued " $5 ", written " $6 ", dropped " $7 ", " $8 " bytes, failures " $9}');" \
+  log "capture: $(admin_sql "$B_ADMIN" 'SHOW CAPTURE' | awk -F'\t' '{print "state " $1 ", queued " $5 ", written " $6 ", dropped " $7 ", " $8 " bytes, failures " $9}');" \
       "$(wc -l < "$WORK/capture.jsonl") lines in the current file"
   head -3 "$WORK/capture.jsonl" > "$OUT/capture-sample.jsonl"
-  capture_summary | tee "$OUT/summary.txt"
+  ab_summary capture-off capture-on 0.95 capture | tee "$OUT/summary.txt"
+}
+run_stats() {
+  # Point selects are prepared: one digest per table shape, so this measures the per-statement
+  # cost (normalizing, hashing, the Caffeine lookup, the digest's histogram), not eviction.
+  run_ab digests-off "stats:
+  digests: false" digests-on "stats:
+  digests: true"
+  log "digests-on, top 3: $(admin_sql "$B_ADMIN" 'SELECT count, digest_text FROM digests ORDER BY count DESC LIMIT 3' | tr '\t\n' ' ;')"
+  log "digests-off: $(admin_sql "$A_ADMIN" 'SELECT digest FROM digests' | grep -c .) digests kept"
+  ab_summary digests-off digests-on 0.97 "stats at full detail" | tee "$OUT/summary.txt"
 }
 
-if [ "$MODE" = holds ]; then run_holds; elif [ "$MODE" = capture ]; then run_capture; else run_points; fi
+case $MODE in
+  holds) run_holds ;;
+  capture) run_capture ;;
+  stats) run_stats ;;
+  *) run_points ;;
+esac
 log "done: $OUT"
