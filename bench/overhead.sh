@@ -23,6 +23,8 @@
 #   bench/overhead.sh --stats         the stats' cost: the same A/B with the digest table off
 #                                     (stats: digests: false) vs stats at full detail (the default);
 #                                     prints the ratio (target >= 0.97, issue 6) and the CPU per query
+#   bench/overhead.sh --io-uring      the same A/B between the proxy on epoll (the default) and on
+#                                     io_uring (-Dsluice.transport=io_uring)
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
 # It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
@@ -78,6 +80,7 @@ while [ $# -gt 0 ]; do
     --profile) PROFILE=1; shift ;;
     --capture) MODE=capture; shift ;;
     --stats) MODE=stats; shift ;;
+    --io-uring) MODE=transport; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "overhead.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -445,8 +448,8 @@ PY
 # interleaved at 16 clients. A is the baseline, B the feature measured.
 A_PORT=$(free_port)
 B_PORT=$(free_port)
-start_ab_proxy() { # name port admin-sql-port extra-yaml -> sets AB_PID
-  local name=$1 port=$2
+start_ab_proxy() { # name port admin-sql-port extra-yaml [extra JVM options] -> sets AB_PID
+  local name=$1 port=$2 jvm=${5:-}
   cat > "$OUT/sluice-$name.yaml" <<EOF
 listen: $H:$port
 users:
@@ -462,7 +465,7 @@ admin:
 $4
 EOF
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
+  "$JAVA" $PROXY_JAVA_OPTS $jvm -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
     > "$OUT/proxy-$name.log" 2>&1 &
   AB_PID=$!; STARTED+=("$AB_PID")
   wait_port "$port" 60 || die "proxy $name did not come up (see $OUT/proxy-$name.log)"
@@ -499,13 +502,13 @@ if pairs:
           % (st.median(x['cpu'] for _, x, _ in pairs), a, st.median(y['cpu'] for _, _, y in pairs), b))
 PY
 }
-run_ab() { # A-name A-yaml B-name B-yaml -> sets A_ADMIN B_ADMIN; runs the interleaved rounds
-  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 a_pid b_pid th=16 round target order n=0
+run_ab() { # A-name A-yaml B-name B-yaml [B's extra JVM options] -> sets A_ADMIN B_ADMIN; runs the rounds
+  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 b_jvm=${5:-} a_pid b_pid th=16 round target order n=0
   build_proxy
   start_backend --max_connections=1000
   A_ADMIN=$(free_port); B_ADMIN=$(free_port)
   start_ab_proxy "$a" "$A_PORT" "$A_ADMIN" "$a_yaml"; a_pid=$AB_PID
-  start_ab_proxy "$b" "$B_PORT" "$B_ADMIN" "$b_yaml"; b_pid=$AB_PID
+  start_ab_proxy "$b" "$B_PORT" "$B_ADMIN" "$b_yaml" "$b_jvm"; b_pid=$AB_PID
   AB_NAMES="$a $b"
   log "proxies: $a pid $a_pid on $H:$A_PORT, $b pid $b_pid on $H:$B_PORT"
   log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
@@ -549,11 +552,17 @@ run_stats() {
   log "digests-off: $(admin_sql "$A_ADMIN" 'SELECT digest FROM digests' | grep -c .) digests kept"
   ab_summary digests-off digests-on 0.97 "stats at full detail" | tee "$OUT/summary.txt"
 }
+run_transport() {
+  run_ab epoll "" io_uring "" "-Dsluice.transport=io_uring"
+  log "transports: $(grep -ho "transport [a-z_]*" "$OUT/proxy-epoll.log" "$OUT/proxy-io_uring.log" | tr '\n' ' ')"
+  ab_summary epoll io_uring 1.00 "io_uring vs epoll" | tee "$OUT/summary.txt"
+}
 
 case $MODE in
   holds) run_holds ;;
   capture) run_capture ;;
   stats) run_stats ;;
+  transport) run_transport ;;
   *) run_points ;;
 esac
 log "done: $OUT"

@@ -27,16 +27,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
@@ -59,6 +52,7 @@ public final class ProxyServer implements AutoCloseable {
 
     private final SluiceConfig config;
     private final EventLoopGroup group;
+    private final Transport transport;
     private final Class<? extends ServerChannel> serverChannelType;
     private final ProxyRuntime runtime;
     private Channel serverChannel;
@@ -69,10 +63,10 @@ public final class ProxyServer implements AutoCloseable {
     private ProxyServer(SluiceConfig config) {
         this.config = config;
         int threads = config.eventLoops() > 0 ? config.eventLoops() : Runtime.getRuntime().availableProcessors();
-        boolean epoll = Epoll.isAvailable();
-        this.group = new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        this.serverChannelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        Class<? extends SocketChannel> channelType = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        this.transport = Transport.select();
+        this.group = new MultiThreadIoEventLoopGroup(threads, transport.handlers());
+        this.serverChannelType = transport.serverChannel();
+        Class<? extends SocketChannel> channelType = transport.socketChannel();
         List<Backend> backends = new ArrayList<>();
         config.backends().forEach(b -> backends.add(new Backend(b)));
         BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
@@ -158,9 +152,12 @@ public final class ProxyServer implements AutoCloseable {
         Duration every = Duration.ofMillis(Math.max(1000, config.timeouts().poolIdle().toMillis() / 4));
         evictionTask = group.next().scheduleAtFixedRate(() -> runtime.pools().forEach(
                 pool -> pool.evictIdle(runtime.config().timeouts().poolIdle())), every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
-        log.info("listening on {} ({} backends, routing {}, balancer {}, auth {})", serverChannel.localAddress(),
+        if (!transport.note().isEmpty()) {
+            log.warn("{}: using {}", transport.note(), transport.name());
+        }
+        log.info("listening on {} ({} backends, routing {}, balancer {}, auth {}, transport {})", serverChannel.localAddress(),
                 runtime.backends().size(), config.routing().mode().configName(), config.routing().balancer().configName(),
-                runtime.passThroughAuth() ? "pass-through" : "by the proxy");
+                runtime.passThroughAuth() ? "pass-through" : "by the proxy", transport.name());
     }
 
     /**

@@ -1,0 +1,57 @@
+package dev.sluice.proxy;
+
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
+import java.util.Locale;
+
+/**
+ * The Netty transport the proxy's event loops use: epoll where the native library loads, else NIO.
+ * {@code -Dsluice.transport=io_uring|epoll|nio} asks for one; one that is not available here falls
+ * back to the default with the reason in {@link #note}.
+ */
+public record Transport(String name, IoHandlerFactory handlers, Class<? extends ServerChannel> serverChannel,
+                        Class<? extends SocketChannel> socketChannel, String note) {
+
+    public static final String PROPERTY = "sluice.transport";
+
+    public static Transport select() {
+        return select(System.getProperty(PROPERTY, ""));
+    }
+
+    static Transport select(String asked) {
+        String wanted = asked.trim().toLowerCase(Locale.ROOT);
+        String note = "";
+        if (wanted.equals("io_uring")) {
+            if (IoUring.isAvailable()) {
+                return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
+                        IoUringSocketChannel.class, "");
+            }
+            note = "io_uring is not available here (" + IoUring.unavailabilityCause() + ")";
+        } else if (wanted.equals("nio")) {
+            return nio("");
+        } else if (!wanted.isEmpty() && !wanted.equals("epoll")) {
+            note = PROPERTY + "=" + wanted + " is not a transport (expected: epoll, io_uring or nio)";
+        }
+        if (Epoll.isAvailable()) {
+            return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
+                    EpollSocketChannel.class, note);
+        }
+        return nio(note.isEmpty() ? "epoll is not available here (" + Epoll.unavailabilityCause() + ")" : note);
+    }
+
+    private static Transport nio(String note) {
+        return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class, note);
+    }
+}
