@@ -164,6 +164,10 @@ class CaptureReplayIT {
             assertThat(fields.get("sql")).as(line).isNotNull();
             assertThat(fields.get("digest")).as(line).asString().matches("[0-9A-F]{16}");
             assertThat((Long) fields.get("duration_us")).as(line).isNotNegative();
+            if ("Execute".equals(fields.get("command")) || "Query".equals(fields.get("command"))) {
+                // At least one packet came back: a 4-byte header and a payload.
+                assertThat((Long) fields.get("bytes_out")).as(line).isGreaterThanOrEqualTo(5L);
+            }
             if ("Execute".equals(fields.get("command"))) {
                 assertThat(fields).as(line).containsKey("statement_id").doesNotContainKey("params_problem");
                 assertThat(fields.get("params")).as(line).isInstanceOf(List.class);

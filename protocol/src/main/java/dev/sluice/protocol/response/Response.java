@@ -18,6 +18,7 @@ import dev.sluice.protocol.ServerStatus;
  * @param params        parameters of a prepared statement
  * @param localInfile   the server asked for a LOCAL INFILE on the way
  * @param sessionStateChanged an OK carried SERVER_SESSION_STATE_CHANGED
+ * @param bytes         the response's size as the server sent it, packet headers included
  */
 public record Response(
         Kind kind,
@@ -34,7 +35,8 @@ public record Response(
         long statementId,
         int params,
         boolean localInfile,
-        boolean sessionStateChanged) {
+        boolean sessionStateChanged,
+        long bytes) {
 
     public enum Kind {
         OK, ERR, RESULT_SET, PREPARE_OK, STATISTICS
@@ -43,7 +45,7 @@ public record Response(
     /** The same outcome under another statement id (a proxy shows clients its own ids). */
     public Response withStatementId(long id) {
         return new Response(kind, status, errorCode, sqlState, errorMessage, resultSets, columns, rows, affectedRows,
-                lastInsertId, warnings, id, params, localInfile, sessionStateChanged);
+                lastInsertId, warnings, id, params, localInfile, sessionStateChanged, bytes);
     }
 
     public boolean isError() {

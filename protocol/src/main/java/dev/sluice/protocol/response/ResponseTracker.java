@@ -61,6 +61,7 @@ public final class ResponseTracker {
     private int warnings;
     private long statementId;
     private int params;
+    private long bytes;
     private boolean localInfile;
     private boolean sessionStateChanged;
     private boolean lastWasOk;
@@ -114,6 +115,7 @@ public final class ResponseTracker {
         warnings = 0;
         statementId = -1;
         params = 0;
+        bytes = 0;
         localInfile = false;
         sessionStateChanged = false;
     }
@@ -153,6 +155,7 @@ public final class ResponseTracker {
      * @return true when this packet completed the response
      */
     public boolean accept(ByteBuf payload, int length) {
+        bytes += Packet.HEADER_SIZE + length;
         boolean continuation = serverContinuation;
         serverContinuation = length == Packet.MAX_PAYLOAD;
         if (continuation) {
@@ -224,7 +227,7 @@ public final class ResponseTracker {
             throw new IllegalStateException("response not complete (" + phase() + ")");
         }
         return new Response(kind, status, errorCode, sqlState, errorMessage, resultSets, columns, rows,
-                affectedRows, lastInsertId, warnings, statementId, params, localInfile, sessionStateChanged);
+                affectedRows, lastInsertId, warnings, statementId, params, localInfile, sessionStateChanged, bytes);
     }
 
     /** Where the tracker is, for error messages: e.g. "ROWS of COM_QUERY". */

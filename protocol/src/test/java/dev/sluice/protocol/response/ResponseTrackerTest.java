@@ -77,6 +77,8 @@ class ResponseTrackerTest {
         tracker.begin(Commands.COM_QUERY);
         Response r = feed(tracker, "02", COLUMN_DEF, COLUMN_DEF, EOF_AUTOCOMMIT, "0131", "0132", "0133", "fe00000300");
         assertThat(r.kind()).isEqualTo(Response.Kind.RESULT_SET);
+        // 8 packets, each a 4-byte header and its payload (hex digits / 2)
+        assertThat(r.bytes()).isEqualTo(8 * 4 + (2 + 2 * COLUMN_DEF.length() + EOF_AUTOCOMMIT.length() + 3 * 4 + 10) / 2);
         assertThat(r.columns()).isEqualTo(2);
         assertThat(r.rows()).isEqualTo(3);
         assertThat(r.status()).isEqualTo(ServerStatus.AUTOCOMMIT | ServerStatus.IN_TRANS);

@@ -100,6 +100,7 @@ final class CaptureObserver implements StatementObserver {
                 statement.latencyNanos = latencyNanos;
                 statement.rowsSent = response.rows();
                 statement.rowsAffected = response.affectedRows();
+                statement.bytesOut = response.bytes();
                 statement.errorCode = response.isError() ? response.errorCode() : 0;
                 offer(statement);
             }

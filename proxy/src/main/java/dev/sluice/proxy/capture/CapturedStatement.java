@@ -40,6 +40,8 @@ final class CapturedStatement {
     long latencyNanos;
     long rowsSent;
     long rowsAffected;
+    /** The response's size as the backend sent it, packet headers included. */
+    long bytesOut;
     int errorCode;
 
     CapturedStatement(int command, long sessionId, String user, SocketAddress client, String schema, byte[] text,

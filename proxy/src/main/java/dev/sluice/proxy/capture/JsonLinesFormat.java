@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * One JSON object per line. Every line has time (the start, UTC, microseconds), session, user,
  * client, schema, backend, command, sql, digest, digest_text, duration_us, rows_sent,
- * rows_affected, error and bytes_in; prepared-statement commands add statement_id, executes add
+ * rows_affected, error, bytes_in and bytes_out; prepared-statement commands add statement_id, executes add
  * params (an array, or null with params_problem saying why); a cut command adds truncated.
  */
 final class JsonLinesFormat implements CaptureFormat {
@@ -68,6 +68,7 @@ final class JsonLinesFormat implements CaptureFormat {
         Json.field(out, "rows_affected").append(s.rowsAffected);
         Json.field(out, "error").append(s.errorCode);
         Json.field(out, "bytes_in").append(s.bytesIn);
+        Json.field(out, "bytes_out").append(s.bytesOut);
         if (s.truncated) {
             Json.field(out, "truncated").append("true");
         }

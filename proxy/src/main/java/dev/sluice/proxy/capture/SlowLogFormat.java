@@ -59,7 +59,8 @@ final class SlowLogFormat implements CaptureFormat {
         out.append("# Query_time: ");
         seconds(out, s.latencyNanos / 1000);
         out.append("  Lock_time: 0.000000  Rows_sent: ").append(s.rowsSent).append("  Rows_examined: 0\n");
-        out.append("# Rows_affected: ").append(s.rowsAffected).append("  Last_errno: ").append(s.errorCode);
+        out.append("# Rows_affected: ").append(s.rowsAffected).append("  Bytes_sent: ").append(s.bytesOut)
+                .append("  Last_errno: ").append(s.errorCode);
         if (s.backend != null) {
             out.append("  Backend: ").append(s.backend);
         }

@@ -45,7 +45,7 @@ class CaptureFileTest {
                 + "\"user\":\"app\",\"client\":\"127\\.0\\.0\\.1:40012\",\"schema\":\"shop\",\"backend\":\"primary\","
                 + "\"command\":\"Query\",\"sql\":\"SELECT \\*\\\\tFROM t WHERE a = 'x\\\\\"y' -- note\\\\n\","
                 + "\"digest\":\"[0-9A-F]{16}\",\"digest_text\":\"SELECT \\* FROM t WHERE a = \\?\",\"duration_us\":1500,"
-                + "\"rows_sent\":3,\"rows_affected\":0,\"error\":0,\"bytes_in\":\\d+}");
+                + "\"rows_sent\":3,\"rows_affected\":0,\"error\":0,\"bytes_in\":\\d+,\"bytes_out\":100}");
     }
 
     @Test
@@ -82,7 +82,7 @@ class CaptureFileTest {
         assertThat(log).containsOnlyOnce("use `shop`;\n");
         assertThat(log).contains("# User@Host: app[app] @ 127.0.0.1 [127.0.0.1]\n# Thread_id: 3  Schema: shop  QC_hit: No\n"
                 + "# Query_time: 2.500000  Lock_time: 0.000000  Rows_sent: 1  Rows_examined: 0\n"
-                + "# Rows_affected: 0  Last_errno: 0  Backend: primary\n");
+                + "# Rows_affected: 0  Bytes_sent: 100  Last_errno: 0  Backend: primary\n");
         assertThat(log).contains("SELECT 1;\n", "# administrator command: Prepare;\n",
                 "SELECT c FROM t WHERE id = 42 AND k = 'it\\'s';\n", "SELECT c FROM t WHERE id = -5 AND k = NULL;\n",
                 "# administrator command: Ping;\n").doesNotContain("Close stmt");

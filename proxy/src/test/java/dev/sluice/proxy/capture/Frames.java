@@ -77,18 +77,18 @@ final class Frames {
     }
 
     static Response ok(long affected) {
-        return new Response(Response.Kind.OK, 2, 0, null, null, 0, 0, 0, affected, 0, 0, -1, 0, false, false);
+        return new Response(Response.Kind.OK, 2, 0, null, null, 0, 0, 0, affected, 0, 0, -1, 0, false, false, 100);
     }
 
     static Response rows(long rows) {
-        return new Response(Response.Kind.RESULT_SET, 2, 0, null, null, 1, 1, rows, 0, 0, 0, -1, 0, false, false);
+        return new Response(Response.Kind.RESULT_SET, 2, 0, null, null, 1, 1, rows, 0, 0, 0, -1, 0, false, false, 100);
     }
 
     static Response prepareOk(long id, int params) {
-        return new Response(Response.Kind.PREPARE_OK, -1, 0, null, null, 0, 1, 0, 0, 0, 0, id, params, false, false);
+        return new Response(Response.Kind.PREPARE_OK, -1, 0, null, null, 0, 1, 0, 0, 0, 0, id, params, false, false, 100);
     }
 
     static Response error(int code) {
-        return new Response(Response.Kind.ERR, -1, code, "HY000", "failed", 0, 0, 0, 0, 0, 0, -1, 0, false, false);
+        return new Response(Response.Kind.ERR, -1, code, "HY000", "failed", 0, 0, 0, 0, 0, 0, -1, 0, false, false, 100);
     }
 }
