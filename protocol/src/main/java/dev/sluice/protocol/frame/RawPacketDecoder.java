@@ -58,4 +58,31 @@ public final class RawPacketDecoder extends ByteToMessageDecoder {
     public static ByteBuf payload(ByteBuf frame) {
         return frame.slice(frame.readerIndex() + Packet.HEADER_SIZE, payloadLength(frame));
     }
+
+    /**
+     * The whole payload of a command split over several packets, which lie back to back in
+     * {@code frames} (each 0xFFFFFF-byte packet is followed by the next, the last is shorter): the
+     * headers taken out. The caller releases it: a single packet's payload is a retained view of
+     * it, a split one a copy.
+     */
+    public static ByteBuf joinedPayload(ByteBuf frames) {
+        int first = payloadLength(frames);
+        if (first < Packet.MAX_PAYLOAD) {
+            return frames.retainedSlice(frames.readerIndex() + Packet.HEADER_SIZE, first);
+        }
+        ByteBuf joined = frames.alloc().buffer(frames.readableBytes());
+        int at = frames.readerIndex();
+        while (true) {
+            int length = frames.getUnsignedMediumLE(at);
+            if (at + Packet.HEADER_SIZE + length > frames.writerIndex()) {
+                joined.release();
+                throw new IllegalArgumentException("a split command ends in the middle of a packet");
+            }
+            joined.writeBytes(frames, at + Packet.HEADER_SIZE, length);
+            at += Packet.HEADER_SIZE + length;
+            if (length < Packet.MAX_PAYLOAD) {
+                return joined;
+            }
+        }
+    }
 }

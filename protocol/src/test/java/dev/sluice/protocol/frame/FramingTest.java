@@ -55,6 +55,25 @@ class FramingTest {
     }
 
     @Test
+    void joinedPayloadTakesTheHeadersOutOfASplitCommand() {
+        for (int total : new int[] {10, Packet.MAX_PAYLOAD, Packet.MAX_PAYLOAD + 1000, 2 * Packet.MAX_PAYLOAD}) {
+            byte[] payload = randomBytes(total, total);
+            ByteBuf frames = PacketEncoder.encodeToBuffer(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, 0, Unpooled.wrappedBuffer(payload));
+            ByteBuf joined = RawPacketDecoder.joinedPayload(frames);
+            assertThat(ByteBufUtil.getBytes(joined)).as("%d bytes", total).isEqualTo(payload);
+            joined.release();
+            assertThat(frames.refCnt()).as("the frames are the caller's still").isEqualTo(1);
+            frames.release();
+        }
+        ByteBuf cut = PacketEncoder.encodeToBuffer(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, 0,
+                Unpooled.wrappedBuffer(new byte[Packet.MAX_PAYLOAD + 5]));
+        ByteBuf missingTail = cut.slice(0, cut.readableBytes() - 2);
+        assertThatThrownBy(() -> RawPacketDecoder.joinedPayload(missingTail)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("middle of a packet");
+        cut.release();
+    }
+
+    @Test
     void joinsASplitPayloadWithItsShortLastPiece() {
         int total = Packet.MAX_PAYLOAD + 1000;
         byte[] payload = randomBytes(total, 1);

@@ -1,6 +1,8 @@
 package dev.sluice.proxy.backend;
 
 import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.frame.PacketEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +40,17 @@ public final class OwnCommands {
     }
 
     private static ByteBuf withArgument(ByteBufAllocator alloc, int command, byte[] argument) {
-        ByteBuf frame = alloc.buffer(5 + argument.length);
-        frame.writeMediumLE(1 + argument.length).writeByte(0).writeByte(command).writeBytes(argument);
-        return frame;
+        if (1 + argument.length < Packet.MAX_PAYLOAD) {
+            ByteBuf frame = alloc.buffer(5 + argument.length);
+            frame.writeMediumLE(1 + argument.length).writeByte(0).writeByte(command).writeBytes(argument);
+            return frame;
+        }
+        // A prepare re-sent on another connection in split mode can be a client's statement of 16 MiB or more.
+        ByteBuf payload = alloc.buffer(1 + argument.length).writeByte(command).writeBytes(argument);
+        try {
+            return PacketEncoder.encodeToBuffer(alloc, 0, payload);
+        } finally {
+            payload.release();
+        }
     }
 }

@@ -2,6 +2,8 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
+import dev.sluice.protocol.frame.PacketEncoder;
+import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.backend.BackendConnection;
 import io.netty.buffer.ByteBuf;
 
@@ -48,15 +50,22 @@ final class ExecuteRewriter {
         if (statement.typesSent(connection) || statement.types == null) {
             return frame;
         }
-        // Types are due here: the same frame with the flag set and the types inserted after it.
-        ByteBuf withTypes = frame.alloc().buffer(frame.readableBytes() + typesLength);
-        withTypes.writeBytes(frame, frame.readerIndex(), flagIndex - frame.readerIndex());
-        withTypes.writeByte(1);
-        withTypes.writeBytes(statement.types);
-        withTypes.writeBytes(frame, flagIndex + 1, frame.writerIndex() - flagIndex - 1);
-        withTypes.setMediumLE(0, withTypes.readableBytes() - Packet.HEADER_SIZE);
-        frame.release();
-        statement.typesSent(connection, true);
-        return withTypes;
+        // Types are due here: the same command with the flag set and the types inserted after it,
+        // framed anew (an execute of 16 MiB or more comes in several packets and may need one more).
+        ByteBuf payload = RawPacketDecoder.joinedPayload(frame);
+        ByteBuf withTypes = frame.alloc().buffer(payload.readableBytes() + typesLength);
+        try {
+            int flagAt = flagIndex - frame.readerIndex() - Packet.HEADER_SIZE;
+            withTypes.writeBytes(payload, payload.readerIndex(), flagAt);
+            withTypes.writeByte(1);
+            withTypes.writeBytes(statement.types);
+            withTypes.writeBytes(payload, payload.readerIndex() + flagAt + 1, payload.readableBytes() - flagAt - 1);
+            statement.typesSent(connection, true);
+            return PacketEncoder.encodeToBuffer(frame.alloc(), 0, withTypes);
+        } finally {
+            payload.release();
+            withTypes.release();
+            frame.release();
+        }
     }
 }

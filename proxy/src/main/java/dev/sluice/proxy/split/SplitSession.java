@@ -18,6 +18,7 @@ import dev.sluice.proxy.frontend.Replies;
 import dev.sluice.proxy.observe.SessionInfo;
 import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -190,15 +191,15 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     /** Takes the next queued command, if any, and starts it. */
     private void next() {
         while (phase == Phase.IDLE && !queue.isEmpty()) {
-            ByteBuf frame = queue.pollFirst();
-            int length = RawPacketDecoder.payloadLength(frame);
-            if (length >= Packet.MAX_PAYLOAD || length > maxPacketSize) {
-                // Split commands of 16 MiB and more are rare enough to refuse clearly.
-                frame.release();
-                end(1, 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes (split mode forwards"
-                        + " commands up to 16 MiB)");
+            long length = commandLength();
+            if (length > maxPacketSize) {
+                end(1, 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes");
                 return;
             }
+            if (length < 0) {
+                break;
+            }
+            ByteBuf frame = takeCommand();
             if (length == 0) {
                 frame.release();
                 end(1, 1047, "08S01", "Malformed packet: empty command");
@@ -209,6 +210,40 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         if (phase == Phase.IDLE) {
             client.config().setAutoRead(true);
         }
+    }
+
+    /**
+     * The payload length of the command at the head of the queue, over all its packets; or, while
+     * the packets of a command of 16 MiB or more are still coming, minus what has come so far.
+     */
+    private long commandLength() {
+        long total = 0;
+        for (ByteBuf packet : queue) {
+            int length = RawPacketDecoder.payloadLength(packet);
+            total += length;
+            if (length < Packet.MAX_PAYLOAD) {
+                return total;
+            }
+        }
+        return total > maxPacketSize ? total : -total;
+    }
+
+    /**
+     * The command at the head of the queue as one buffer: its packets back to back, untouched, so
+     * the backend gets the bytes the client sent (split mode routes a command once it is whole).
+     */
+    private ByteBuf takeCommand() {
+        ByteBuf first = queue.pollFirst();
+        if (RawPacketDecoder.payloadLength(first) < Packet.MAX_PAYLOAD) {
+            return first;
+        }
+        CompositeByteBuf whole = client.alloc().compositeBuffer(Integer.MAX_VALUE).addComponent(true, first);
+        ByteBuf next;
+        do {
+            next = queue.pollFirst();
+            whole.addComponent(true, next);
+        } while (RawPacketDecoder.payloadLength(next) == Packet.MAX_PAYLOAD);
+        return whole;
     }
 
     private void start(ByteBuf frame) {

@@ -60,8 +60,13 @@ final class SplitStatements {
         if (pendingId < 0) {
             return null;
         }
-        ByteBuf payload = RawPacketDecoder.payload(prepareFrame);
-        byte[] sql = ByteBufUtil.getBytes(payload, payload.readerIndex() + 1, payload.readableBytes() - 1);
+        ByteBuf payload = RawPacketDecoder.joinedPayload(prepareFrame);
+        byte[] sql;
+        try {
+            sql = ByteBufUtil.getBytes(payload, payload.readerIndex() + 1, payload.readableBytes() - 1);
+        } finally {
+            payload.release();
+        }
         ProxyStatement statement = new ProxyStatement(pendingId, sql, route, response.params(), response.columns());
         pendingId = -1;
         byId.put(statement.id, statement);

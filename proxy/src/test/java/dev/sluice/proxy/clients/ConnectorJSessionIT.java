@@ -3,6 +3,8 @@ package dev.sluice.proxy.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mysql.cj.jdbc.JdbcConnection;
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.proxy.clients.StatementResult.Failure;
@@ -158,6 +160,52 @@ class ConnectorJSessionIT {
                     .extracting(r -> ((Number) ((Rows) r).rows().getFirst().getFirst()).longValue())
                     .as("the backend's max_allowed_packet leaves room for the BLOB").isEqualTo(64L << 20);
             assertThat(blobRoundTrip(c, blob, serverSide)).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Split mode routes a command once it is whole: commands over 16 MiB come in several packets.
+     * The BLOB round trip is pinned to the primary (a temporary table); reads of a prepared
+     * statement with a parameter over 16 MiB go to the replicas in turn, so some run where the
+     * statement was prepared lazily and the proxy must add the parameter types to the execute.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void commandsLargerThanOnePacketInSplitMode(boolean serverSide) throws Exception {
+        String options = "useServerPrepStmts=" + serverSide;
+        byte[] blob = new byte[BLOB_SIZE];
+        new Random(7).nextBytes(blob);
+        String digest = sha256(blob);
+        List<Object> expected;
+        try (Connection c = direct(options)) {
+            expected = blobRoundTrip(c, blob, serverSide);
+        }
+        SluiceConfig config = ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN));
+        try (ProxyServer split = ProxyFixture.start(config); Connection c = through(split, options)) {
+            // One parameter: Connector/J sends a client-side one in hex, twice its size.
+            try (PreparedStatement read = c.prepareStatement("SELECT SHA2(?, 256), @@port")) {
+                java.util.Set<Integer> ports = new java.util.HashSet<>();
+                for (int i = 0; i < 4; i++) {
+                    read.setBytes(1, blob);
+                    try (ResultSet rs = read.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getString(1)).isEqualTo(digest);
+                        ports.add(rs.getInt(2));
+                    }
+                }
+                if (serverSide) {
+                    assertThat(ports).as("the reads ran on both replicas")
+                            .containsExactlyInAnyOrderElementsOf(cluster.replicas().stream().map(r -> r.port()).toList());
+                } else {
+                    // The text query is classified on its first 16 MiB, where its literal has not ended:
+                    // not provably read-only, so the primary runs it.
+                    assertThat(ports).containsExactly(cluster.primary().port());
+                }
+            }
+            assertThat(blobRoundTrip(c, blob, serverSide)).isEqualTo(expected);
+            assertThat(StatementResult.execute(c, "SELECT 'still in step'")).singleElement()
+                    .extracting(r -> ((Rows) r).rows()).isEqualTo(List.of(List.of("still in step")));
         }
     }
 
