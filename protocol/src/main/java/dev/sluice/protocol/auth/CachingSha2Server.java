@@ -45,6 +45,12 @@ final class CachingSha2Server implements ServerAuth {
         };
     }
 
+    @Override
+    public boolean costly(byte[] payload) {
+        return state == State.AWAIT_ENCRYPTED_PASSWORD || (state == State.AWAIT_PASSWORD && !login.secure()
+                && !(payload.length == 1 && payload[0] == CachingSha2Password.REQUEST_PUBLIC_KEY));
+    }
+
     private ServerStep onScramble(byte[] payload) {
         if (Digests.isEmptyResponse(payload)) {
             state = State.DONE;

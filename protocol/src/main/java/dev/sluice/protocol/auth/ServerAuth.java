@@ -12,4 +12,13 @@ public interface ServerAuth {
      * @throws dev.sluice.protocol.ProtocolException when called after a terminal step
      */
     ServerStep onClientData(byte[] payload);
+
+    /**
+     * True when {@link #onClientData} would do private-key work on {@code payload} (an RSA
+     * decryption takes about a millisecond of CPU): a caller on an I/O thread runs that step
+     * elsewhere.
+     */
+    default boolean costly(byte[] payload) {
+        return false;
+    }
 }

@@ -71,6 +71,11 @@ public final class ServerAuthExchange {
         return track(active.onClientData(payload));
     }
 
+    /** True when {@link #onClientData} would do private-key work on {@code payload} (see {@link ServerAuth#costly}). */
+    public boolean costly(byte[] payload) {
+        return active != null && !ended && active.costly(payload);
+    }
+
     /** The plugin the login runs (after any switch). */
     public String pluginName() {
         return accountPlugin.name();

@@ -46,6 +46,29 @@ class AuthExchangeTest {
     }
 
     @Test
+    void onlyTheStepThatDecryptsIsCostly() {
+        byte[] scramble = CachingSha2Password.scramble(bytes("app"), seed);
+        byte[] encrypted = RsaPasswordCipher.encrypt(bytes("app"), seed, TestKeys.PAIR.publicKey());
+        byte[] requestKey = {CachingSha2Password.REQUEST_PUBLIC_KEY};
+
+        ServerAuthExchange plain = new ServerAuthExchange(PLUGINS, serverLogin("app", false, true), SHA2);
+        assertThat(plain.costly(scramble)).as("before the plugin started").isFalse();
+        assertThat(plain.start(SHA2, scramble)).isInstanceOf(ServerStep.Reply.class);
+        assertThat(plain.costly(requestKey)).as("asking for the key").isFalse();
+        assertThat(plain.costly(encrypted)).as("the password encrypted with a key the client had").isTrue();
+        assertThat(plain.onClientData(requestKey)).isInstanceOf(ServerStep.Reply.class);
+        assertThat(plain.costly(encrypted)).as("the password encrypted with the key just sent").isTrue();
+        assertThat(plain.onClientData(encrypted)).isInstanceOf(ServerStep.Accept.class);
+        assertThat(plain.costly(encrypted)).as("after the login ended").isFalse();
+
+        ServerAuthExchange overTls = new ServerAuthExchange(PLUGINS, serverLogin("app", true, true), SHA2);
+        overTls.start(SHA2, scramble);
+        assertThat(overTls.costly(bytes("app\0"))).as("cleartext over TLS").isFalse();
+        ServerAuthExchange nativeLogin = new ServerAuthExchange(PLUGINS, serverLogin("app", false, false), NATIVE);
+        assertThat(nativeLogin.costly(new byte[256])).isFalse();
+    }
+
+    @Test
     void cachingSha2FullAuthWithConfiguredPublicKey() {
         InProcessLogin.Transcript t = login("app", SHA2, SHA2, ClientAuthOptions.plaintext(TestKeys.PAIR.publicKey()),
                 serverLogin("app", false, true));

@@ -27,6 +27,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -38,6 +42,11 @@ import java.util.Arrays;
 public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     private enum Phase { RESPONSE, AUTH, BACKEND, DONE }
+
+    /** Where RSA decryptions run: daemon threads, half the cores, shared by every login. */
+    private static final Executor OFF_LOOP = Executors.newFixedThreadPool(
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+            Thread.ofPlatform().name("sluice-auth-", 0).daemon(true).factory());
 
     private final ProxyRuntime runtime;
     private final HandshakeTimeout timeout;
@@ -80,7 +89,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             ByteBuf payload = RawPacketDecoder.payload(frame);
             switch (phase) {
                 case RESPONSE -> onResponse(ctx, payload);
-                case AUTH -> step(ctx, exchange.onClientData(ByteBufUtil.getBytes(payload)));
+                case AUTH -> onAuthData(ctx, ByteBufUtil.getBytes(payload));
                 case DONE -> {
                     // refused or finished: whatever still comes is dropped
                 }
@@ -121,6 +130,33 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         exchange = new ServerAuthExchange(runtime.authPlugins(), login, accountPlugin);
         phase = Phase.AUTH;
         step(ctx, exchange.start(clientPlugin, response.authResponse()));
+    }
+
+    /**
+     * A password encrypted with the proxy's RSA key is decrypted off the event loop (a millisecond
+     * of CPU that every other session on the loop would wait for); the client is not read meanwhile.
+     */
+    private void onAuthData(ChannelHandlerContext ctx, byte[] data) {
+        if (!exchange.costly(data)) {
+            step(ctx, exchange.onClientData(data));
+            return;
+        }
+        ctx.channel().config().setAutoRead(false);
+        CompletableFuture.supplyAsync(() -> exchange.onClientData(data), OFF_LOOP)
+                .whenComplete((step, failure) -> ctx.executor().execute(() -> {
+                    if (phase != Phase.AUTH || !ctx.channel().isActive()) {
+                        return;
+                    }
+                    if (failure != null) {
+                        Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+                        refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + cause.getMessage());
+                        return;
+                    }
+                    step(ctx, step);
+                    if (phase == Phase.AUTH) {
+                        ctx.channel().config().setAutoRead(true);
+                    }
+                }));
     }
 
     private void step(ChannelHandlerContext ctx, ServerStep step) {
