@@ -50,7 +50,7 @@ final class ConfigReader {
                 .orElse(HostPort.defaultListen());
         List<UserConfig> users = readUsers(top);
         List<BackendConfig> backends = readBackends(top);
-        RoutingConfig routing = readRouting(top.section("routing", ROUTING_KEYS), backends);
+        RoutingConfig routing = readRouting(top.section("routing", ROUTING_KEYS), backends, users);
         LimitsConfig limits = readLimits(top.section("limits", LIMITS_KEYS));
         TimeoutsConfig timeouts = readTimeouts(top.section("timeouts", TIMEOUTS_KEYS));
         TlsConfig tls = new TlsReader(problems, baseDir).read(top.section("tls", TlsReader.TLS_KEYS));
@@ -143,7 +143,7 @@ final class ConfigReader {
         }
     }
 
-    private RoutingConfig readRouting(YamlMapping routing, List<BackendConfig> backends) {
+    private RoutingConfig readRouting(YamlMapping routing, List<BackendConfig> backends, List<UserConfig> users) {
         Optional<YamlScalar> modeValue = routing.scalar("mode", "session or split");
         Optional<YamlScalar> balancerValue = routing.scalar("balancer", "a balancer name");
         RoutingConfig.Mode mode = modeValue.flatMap(v -> v.enumValue(RoutingConfig.Mode.class))
@@ -155,6 +155,9 @@ final class ConfigReader {
             modeValue.ifPresent(v -> v.fail("split needs a backend with role primary and weight > 0 to take writes"
                     + " (found: " + (backends.stream().anyMatch(BackendConfig::isPrimary)
                             ? "every primary has weight 0" : "only replicas") + ")"));
+        }
+        if (mode == RoutingConfig.Mode.SPLIT && users.isEmpty()) {
+            modeValue.ifPresent(v -> v.fail(SluiceConfig.SPLIT_NEEDS_USERS + " (found: no users, which means pass-through auth)"));
         }
         RoutingConfig.ReadYourWrites readYourWrites = routing.scalar("read_your_writes", "off, gtid or primary_window")
                 .flatMap(v -> v.enumValue(RoutingConfig.ReadYourWrites.class)).orElse(RoutingConfig.ReadYourWrites.OFF);

@@ -35,6 +35,10 @@ public record SluiceConfig(
         StatsConfig stats,
         CaptureConfig capture) {
 
+    /** Split mode moves a session's statements between backend connections, which it logs into itself. */
+    static final String SPLIT_NEEDS_USERS = "split needs users: the proxy logs into the backends itself to move"
+            + " statements between connections";
+
     public SluiceConfig {
         Objects.requireNonNull(listen, "listen");
         users = List.copyOf(users);
@@ -54,6 +58,9 @@ public record SluiceConfig(
         }
         if (!backends.isEmpty()) {
             checkRouting(routing, backends);
+        }
+        if (routing.mode() == RoutingConfig.Mode.SPLIT && users.isEmpty()) {
+            throw new IllegalArgumentException("routing.mode: " + SPLIT_NEEDS_USERS);
         }
     }
 

@@ -243,12 +243,18 @@ class ConfigErrorsTest {
                         + " as balancers skip weight 0)",
                 "sluice.yaml:8:9: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
                         + " (found: every primary has weight 0)",
+                "sluice.yaml:8:9: routing.mode: split needs users: the proxy logs into the backends itself to move"
+                        + " statements between connections (found: no users, which means pass-through auth)",
                 "sluice.yaml:12:5: tls.client: cert is set without key (expected: both cert and key, or neither for a"
                         + " self-signed certificate)",
                 "sluice.yaml:14:5: tls.backend: verify: true needs enabled: true");
-        assertThat(problem("backends: [{address: \"db:1\", role: replica}]\nrouting: {mode: split}\n")).isEqualTo(
-                "sluice.yaml:2:17: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
+        assertThat(problem("users: [{name: a, password: b}]\nbackends: [{address: \"db:1\", role: replica}]\n"
+                + "routing: {mode: split}\n")).isEqualTo(
+                "sluice.yaml:3:17: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
                         + " (found: only replicas)");
+        assertThat(problem("backends: [{address: \"db:1\"}]\nrouting: {mode: split}\n")).isEqualTo(
+                "sluice.yaml:2:17: routing.mode: split needs users: the proxy logs into the backends itself to move"
+                        + " statements between connections (found: no users, which means pass-through auth)");
     }
 
     @Test

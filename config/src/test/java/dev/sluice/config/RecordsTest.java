@@ -96,9 +96,12 @@ class RecordsTest {
                 .hasMessage("backends: duplicate name \"r\" (expected: unique names)");
         assertThatThrownBy(() -> base.withUsers(List.of(new UserConfig("u", "a"), new UserConfig("u", "b"))))
                 .hasMessage("users: duplicate name \"u\" (expected: unique names)");
-        SluiceConfig split = new SluiceConfig(base.listen(), List.of(), List.of(),
-                new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.WEIGHTED), base.limits(),
-                base.timeouts(), base.tls(), 0);
+        RoutingConfig splitRouting = new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.WEIGHTED);
+        assertThatThrownBy(() -> new SluiceConfig(base.listen(), List.of(), List.of(), splitRouting, base.limits(),
+                base.timeouts(), base.tls(), 0)).hasMessage("routing.mode: split needs users: the proxy logs into the"
+                + " backends itself to move statements between connections");
+        SluiceConfig split = new SluiceConfig(base.listen(), List.of(new UserConfig("app", "secret")), List.of(),
+                splitRouting, base.limits(), base.timeouts(), base.tls(), 0);
         assertThatThrownBy(() -> split.withBackends(List.of(replica)))
                 .hasMessage("routing.mode: split needs a backend with role primary and weight > 0 to take writes");
         BackendConfig drained = new BackendConfig("p", DB, BackendConfig.Role.PRIMARY, 0, 1);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 class RoutingRulesTest {
 
     private static final String BACKENDS = """
+            users: [{name: app, password: app}]
             backends:
               - address: 127.0.0.1:3306
               - address: 127.0.0.1:3307
@@ -48,7 +49,7 @@ class RoutingRulesTest {
                       route: replica
                 """, "rules.yaml", Map.of()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("rules.yaml:7:")
+                .hasMessageContaining("rules.yaml:8:")
                 .hasMessageContaining("routing.rules[0].match")
                 .hasMessageContaining("is not a regular expression");
     }
