@@ -73,10 +73,10 @@ public final class ProxyServer implements AutoCloseable {
                 TlsContexts.forBackends(config.tls().backend()), config.timeouts().connect(),
                 config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT);
         ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
-        Balancer balancer = Balancer.of(config.routing().balancer());
+        RoutingConfig.Balancer balancer = config.routing().balancer();
         this.runtime = new ProxyRuntime(config, backends, config.routing().mode() == RoutingConfig.Mode.SPLIT
-                ? new SplitRouter(backends, balancer) : new SessionRouter(backends, balancer), connector,
-                RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
+                ? new SplitRouter(backends, () -> Balancer.of(balancer)) : new SessionRouter(backends, Balancer.of(balancer)),
+                connector, RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
                 TlsContexts.forBackends(config.tls().backend()), clients);
     }
 

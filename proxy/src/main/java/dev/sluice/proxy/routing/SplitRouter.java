@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Split mode: writes and transactions go to a primary, reads outside transactions to a replica
@@ -23,11 +24,17 @@ public final class SplitRouter implements Router {
     }
 
     private volatile Roles roles;
-    private final Balancer balancer;
+    /**
+     * One balancer per role: with one for both, a round robin's turn also moved on each primary pick,
+     * so a session alternating writes and reads read from the same replica every time.
+     */
+    private final Balancer forPrimaries;
+    private final Balancer forReplicas;
 
-    public SplitRouter(List<Backend> backends, Balancer balancer) {
+    public SplitRouter(List<Backend> backends, Supplier<Balancer> balancers) {
         this.roles = Roles.of(backends);
-        this.balancer = balancer;
+        this.forPrimaries = balancers.get();
+        this.forReplicas = balancers.get();
     }
 
     @Override
@@ -42,19 +49,19 @@ public final class SplitRouter implements Router {
     @Override
     public Optional<Backend> pickForSession(Set<Backend> exclude) {
         Roles current = roles;
-        return pick(current.primaries(), exclude).or(() -> pick(current.replicas(), exclude));
+        return pick(current.primaries(), forPrimaries, exclude).or(() -> pick(current.replicas(), forReplicas, exclude));
     }
 
     public Optional<Backend> primary(Set<Backend> exclude) {
-        return pick(roles.primaries(), exclude);
+        return pick(roles.primaries(), forPrimaries, exclude);
     }
 
     /** A replica that is up, or empty (the caller then uses the primary). */
     public Optional<Backend> replica(Set<Backend> exclude) {
-        return pick(roles.replicas(), exclude);
+        return pick(roles.replicas(), forReplicas, exclude);
     }
 
-    private Optional<Backend> pick(List<Backend> from, Set<Backend> exclude) {
+    private static Optional<Backend> pick(List<Backend> from, Balancer balancer, Set<Backend> exclude) {
         long now = System.nanoTime();
         List<Backend> candidates = new ArrayList<>(from.size());
         for (Backend backend : from) {
