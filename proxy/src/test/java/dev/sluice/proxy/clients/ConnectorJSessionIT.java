@@ -142,13 +142,9 @@ class ConnectorJSessionIT {
     @ValueSource(booleans = {true, false})
     void blobLargerThanOnePacketRoundTrips(boolean serverSide) throws Exception {
         String options = "useServerPrepStmts=" + serverSide;
-        byte[] blob = new byte[BLOB_SIZE];
-        new Random(42).nextBytes(blob);
+        byte[] blob = randomBlob(42);
         String digest = sha256(blob);
-        List<Object> expected;
-        try (Connection c = direct(options)) {
-            expected = blobRoundTrip(c, blob, serverSide);
-        }
+        List<Object> expected = directRoundTrip(options, blob, serverSide);
         assertThat(expected.subList(0, serverSide ? 5 : 4)).containsExactlyElementsOf(serverSide
                 ? List.of(1, 1, (long) BLOB_SIZE, digest, digest) : List.of(1, (long) BLOB_SIZE, digest, digest));
         assertThat(((Rows) expected.getLast()).rows()).hasSize(serverSide ? 2 : 1).allSatisfy(row -> {
@@ -173,13 +169,9 @@ class ConnectorJSessionIT {
     @ValueSource(booleans = {true, false})
     void commandsLargerThanOnePacketInSplitMode(boolean serverSide) throws Exception {
         String options = "useServerPrepStmts=" + serverSide;
-        byte[] blob = new byte[BLOB_SIZE];
-        new Random(7).nextBytes(blob);
+        byte[] blob = randomBlob(7);
         String digest = sha256(blob);
-        List<Object> expected;
-        try (Connection c = direct(options)) {
-            expected = blobRoundTrip(c, blob, serverSide);
-        }
+        List<Object> expected = directRoundTrip(options, blob, serverSide);
         SluiceConfig config = ProxyFixture.config(ProxyFixture.backends(cluster))
                 .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN));
         try (ProxyServer split = ProxyFixture.start(config); Connection c = through(split, options)) {
@@ -206,6 +198,19 @@ class ConnectorJSessionIT {
             assertThat(blobRoundTrip(c, blob, serverSide)).isEqualTo(expected);
             assertThat(StatementResult.execute(c, "SELECT 'still in step'")).singleElement()
                     .extracting(r -> ((Rows) r).rows()).isEqualTo(List.of(List.of("still in step")));
+        }
+    }
+
+    private static byte[] randomBlob(long seed) {
+        byte[] blob = new byte[BLOB_SIZE];
+        new Random(seed).nextBytes(blob);
+        return blob;
+    }
+
+    /** {@link #blobRoundTrip} on a direct connection to the primary: what the proxy must give back. */
+    private static List<Object> directRoundTrip(String options, byte[] blob, boolean serverSide) throws Exception {
+        try (Connection c = direct(options)) {
+            return blobRoundTrip(c, blob, serverSide);
         }
     }
 
