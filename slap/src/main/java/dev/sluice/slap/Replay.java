@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * {@code slap --replay}: plays a jsonl capture against a server. Each captured session gets its
  * own client, which starts when the session started in the capture (with {@code --concurrency
  * preserve}) or when one of N clients is free, no earlier than that; pauses between statements are
- * the captured ones divided by the speed. The whole capture is read into memory first.
+ * the captured ones divided by the speed. The capture is read twice: once to plan (sessions,
+ * counts, captured latencies), once while playing, a little ahead of the clients
+ * ({@link ReplayFeed}), so its size is not bounded by the heap.
  */
 public final class Replay {
 
@@ -27,26 +28,24 @@ public final class Replay {
 
     /** Replays {@code options.file()}, printing the comparison to {@code out}, notes to {@code err}. */
     public static ReplayResult run(ReplayOptions options, PrintWriter out, PrintWriter err) {
-        List<CapturedEvent> events;
+        return run(options, out, err, ReplayFeed.MAX_AHEAD);
+    }
+
+    static ReplayResult run(ReplayOptions options, PrintWriter out, PrintWriter err, int maxAhead) {
+        ReplayPlan plan;
         try {
-            events = CaptureFile.read(options.file());
+            plan = ReplayPlan.of(options.file());
         } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new SlapException(e.getMessage(), 1, e);
         }
-        if (events.isEmpty()) {
+        if (plan.statements == 0) {
             throw new SlapException(options.file() + " holds no statements", 1);
         }
-        if (events.stream().noneMatch(e -> e.sql() != null && !e.command().equals(CapturedEvent.INIT_DB))) {
+        if (!plan.anySql) {
             throw new SlapException(options.file() + " holds no SQL text (captured with sql: digest or none); a replay"
                     + " needs a capture with sql: full", 1);
         }
-        Map<Long, List<CapturedEvent>> bySession = new LinkedHashMap<>();
-        events.forEach(e -> bySession.computeIfAbsent(e.session(), s -> new ArrayList<>()).add(e));
-        List<List<CapturedEvent>> sessions = new ArrayList<>(bySession.values());
-        sessions.sort((a, b) -> Long.compare(a.get(0).timeMicros(), b.get(0).timeMicros()));
-        boolean multiStatements = events.stream().anyMatch(e -> e.command().equals(CapturedEvent.QUERY)
-                && e.sql() != null && e.sql().indexOf(';') >= 0);
-        ReplayConnector connector = new ReplayConnector(options.connection(), multiStatements);
+        ReplayConnector connector = new ReplayConnector(options.connection(), plan.multiStatements);
         try (Connection check = connector.open(null)) {
             // Connects once before the clock starts: a wrong address fails here, and the driver caches
             // the server's settings so that sessions connect with the handshake alone.
@@ -54,14 +53,18 @@ public final class Replay {
             throw new SlapException("Error when connecting to server: " + Connector.describe(e), 1, e);
         }
 
-        long captureStart = sessions.get(0).get(0).timeMicros();
+        List<ReplayPlan.Session> sessions = plan.sessions();
+        long captureStart = sessions.get(0).firstMicros;
         long replayStart = System.nanoTime();
+        ReplayFeed feed = new ReplayFeed(options.file(), sessions, options.speed(), Math.min(captureStart, plan.firstMicros),
+                replayStart, maxAhead);
+        Thread reader = Thread.ofPlatform().name("replay-reader").daemon(true).start(feed);
         ErrorTally errors = new ErrorTally();
         List<ReplaySession> runs = new ArrayList<>();
-        for (List<CapturedEvent> session : sessions) {
+        for (ReplayPlan.Session session : sessions) {
             long offsetNanos = options.speed() == ReplayOptions.MAX_SPEED ? 0
-                    : (long) ((session.get(0).timeMicros() - captureStart) * 1000 / options.speed());
-            runs.add(new ReplaySession(session, connector, options.speed(), replayStart + offsetNanos, errors));
+                    : (long) ((session.firstMicros - captureStart) * 1000 / options.speed());
+            runs.add(new ReplaySession(session, feed, connector, options.speed(), replayStart + offsetNanos, errors));
         }
         int clients = options.concurrency() == ReplayOptions.PRESERVE ? runs.size()
                 : Math.min(options.concurrency(), runs.size());
@@ -79,24 +82,18 @@ public final class Replay {
             pool.shutdownNow();
             Thread.currentThread().interrupt();
             throw new SlapException("interrupted", 1, e);
+        } finally {
+            reader.interrupt();
         }
         double seconds = (System.nanoTime() - replayStart) / 1e9;
 
         ReplayTally total = new ReplayTally();
         runs.forEach(run -> total.merge(run.tally()));
-        Map<String, Long> captured = new TreeMap<>();
-        Map<String, Long> capturedErrors = new TreeMap<>(ErrorTally::compareCodes);
-        for (CapturedEvent e : events) {
-            captured.merge(e.command(), 1L, Long::sum);
-            if (e.error() != 0) {
-                capturedErrors.merge(Integer.toString(e.error()), 1L, Long::sum);
-            }
-        }
         Map<String, Long> replayErrors = new TreeMap<>(ErrorTally::compareCodes);
         errors.snapshot().forEach((code, entry) -> replayErrors.put(code, entry.count()));
-        ReplayResult result = new ReplayResult(sessions.size(), events.size(), captured, total.replayedByCommand,
-                total.notReplayed, replayErrors, capturedErrors, seconds);
-        ReplayReport.print(out, options, result, events, total, errors.snapshot());
+        ReplayResult result = new ReplayResult(sessions.size(), plan.statements, plan.byCommand, total.replayedByCommand,
+                total.notReplayed, replayErrors, plan.errors, seconds);
+        ReplayReport.print(out, options, result, plan, total, errors.snapshot());
         out.flush();
         return result;
     }

@@ -1,9 +1,9 @@
 package dev.sluice.slap;
 
+import dev.sluice.slap.ReplayPlan.Captured;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,31 +21,9 @@ final class ReplayReport {
     private ReplayReport() {
     }
 
-    private static final class Captured {
-        final String command;
-        final String digest;
-        String text;
-        final Histogram micros = new Histogram(3);
-        long totalMicros;
-
-        Captured(CapturedEvent e) {
-            command = e.command();
-            digest = e.digest();
-        }
-    }
-
-    static void print(PrintWriter out, ReplayOptions options, ReplayResult result, List<CapturedEvent> events,
+    static void print(PrintWriter out, ReplayOptions options, ReplayResult result, ReplayPlan plan,
                       ReplayTally replayed, Map<String, ErrorTally.Entry> errors) {
-        Map<String, Captured> byKey = new HashMap<>();
-        for (CapturedEvent e : events) {
-            Captured c = byKey.computeIfAbsent(ReplaySession.key(e), k -> new Captured(e));
-            if (c.text == null) {
-                c.text = e.digestText() != null ? e.digestText() : e.sql();
-            }
-            c.micros.recordValue(Math.max(1, e.durationMicros()));
-            c.totalMicros += e.durationMicros();
-        }
-        List<Map.Entry<String, Captured>> rows = new ArrayList<>(byKey.entrySet());
+        List<Map.Entry<String, Captured>> rows = new ArrayList<>(plan.byKey.entrySet());
         rows.sort(Comparator.comparingLong((Map.Entry<String, Captured> r) -> r.getValue().totalMicros).reversed()
                 .thenComparing(Map.Entry::getKey));
 

@@ -6,20 +6,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One captured session played on its own connection: statements in their captured order, each
- * when its captured offset from the session's first statement (divided by the speed) has passed.
- * The connection opens when the first statement is due, with the session's schema, and closes
- * after the last. Prepared statements are prepared, executed and closed as captured, under the
- * captured ids. Errors are counted and the session goes on, as the original did.
+ * One captured session played on its own connection: statements in their captured order (as the
+ * feed hands them over), each when its captured offset from the session's first statement
+ * (divided by the speed) has passed. The connection opens when the first statement is due, with
+ * the session's schema, and closes after the last. Prepared statements are prepared, executed and
+ * closed as captured, under the captured ids. Errors are counted and the session goes on, as the
+ * original did. Every statement of the session is taken from the feed, played or not.
  */
 final class ReplaySession implements Runnable {
 
-    private final List<CapturedEvent> events;
+    private final ReplayPlan.Session plan;
+    private final ReplayFeed feed;
     private final ReplayConnector connector;
     private final double speed;
     private final long dueNanos;
@@ -31,8 +32,10 @@ final class ReplaySession implements Runnable {
     private Statement text;
 
     /** @param dueNanos when (System.nanoTime) the first statement is due at the earliest */
-    ReplaySession(List<CapturedEvent> events, ReplayConnector connector, double speed, long dueNanos, ErrorTally errors) {
-        this.events = events;
+    ReplaySession(ReplayPlan.Session plan, ReplayFeed feed, ReplayConnector connector, double speed, long dueNanos,
+                  ErrorTally errors) {
+        this.plan = plan;
+        this.feed = feed;
         this.connector = connector;
         this.speed = speed;
         this.dueNanos = dueNanos;
@@ -49,33 +52,57 @@ final class ReplaySession implements Runnable {
 
     @Override
     public void run() {
+        ReplayFeed.Inbox inbox = feed.inbox(plan.id);
         waitUntil(dueNanos);
+        inbox.start();
         long start = Math.max(System.nanoTime(), dueNanos);
-        long firstMicros = events.get(0).timeMicros();
         try {
-            connection = connector.open(schema());
-            text = connection.createStatement();
-            text.setEscapeProcessing(false);
-        } catch (SQLException e) {
-            errors.add(Connector.errorKey(e), "connect: " + Connector.firstLine(e.getMessage()));
-            events.forEach(event -> tally.notReplayed("the session could not connect"));
-            return;
-        }
-        try {
-            for (int i = 0; i < events.size(); i++) {
-                CapturedEvent event = events.get(i);
-                if (speed > 0) {
-                    waitUntil(start + (long) ((event.timeMicros() - firstMicros) * 1000 / speed));
-                }
-                if (!play(event)) {
-                    for (int j = i + 1; j < events.size(); j++) {
-                        tally.notReplayed("the connection was lost");
-                    }
-                    return;
-                }
+            try {
+                connection = connector.open(plan.schema);
+                text = connection.createStatement();
+                text.setEscapeProcessing(false);
+            } catch (SQLException e) {
+                errors.add(Connector.errorKey(e), "connect: " + Connector.firstLine(e.getMessage()));
+                skip(inbox, 0, "the session could not connect");
+                return;
             }
-        } finally {
-            close();
+            try {
+                for (long i = 0; i < plan.statements; i++) {
+                    CapturedEvent event = feed.next(inbox);
+                    if (event == null) {
+                        skipUnread(plan.statements - i);
+                        return;
+                    }
+                    if (speed > 0) {
+                        waitUntil(start + (long) ((event.timeMicros() - plan.firstMicros) * 1000 / speed));
+                    }
+                    if (!play(event)) {
+                        skip(inbox, i + 1, "the connection was lost");
+                        return;
+                    }
+                }
+            } finally {
+                close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Takes the session's statements from {@code done} on without playing them. */
+    private void skip(ReplayFeed.Inbox inbox, long done, String reason) throws InterruptedException {
+        for (long i = done; i < plan.statements; i++) {
+            if (feed.next(inbox) == null) {
+                skipUnread(plan.statements - i);
+                return;
+            }
+            tally.notReplayed(reason);
+        }
+    }
+
+    private void skipUnread(long left) {
+        for (long i = 0; i < left; i++) {
+            tally.notReplayed("not read: " + feed.failure());
         }
     }
 
@@ -174,11 +201,6 @@ final class ReplaySession implements Runnable {
         } catch (SQLException closed) {
             return true;
         }
-    }
-
-    /** The schema the session had at its first captured statement. */
-    private String schema() {
-        return events.get(0).schema();
     }
 
     private void close() {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * slap --replay of a hand-written capture against a real server: every captured command runs as
@@ -119,6 +120,41 @@ class ReplayIT {
         assertThat(atOne).isGreaterThanOrEqualTo(0.5);
         assertThat(atTwo).isGreaterThanOrEqualTo(0.4);
         assertThat(atMax).isLessThan(atOne);
+    }
+
+    /**
+     * The feed reads the capture a second time while it plays, a bounded number of statements ahead
+     * of running sessions: with a bound of one statement, interleaved sessions still play every
+     * statement, one client per session and all on one client (whose waiting sessions' statements
+     * are queued regardless, or the running one could starve).
+     */
+    @Test
+    void aFeedOneStatementAheadStillPlaysEverything(MariaDbServer server) throws Exception {
+        List<String> lines = new ArrayList<>();
+        int sessions = 5;
+        int each = 40;
+        for (int i = 0; i < each; i++) {
+            for (int session = 1; session <= sessions; session++) {
+                lines.add(line(i * sessions + session, session, "Query", "DO " + session + " + " + i, "", 0));
+            }
+        }
+        Path file = capture(lines);
+        for (String concurrency : List.of("preserve", "1")) {
+            CommandLine parsed = new CommandLine(new SlapCommand());
+            parsed.parseArgs("-h", server.host(), "-P", Integer.toString(server.port()), "-u", TestUsers.APP_USER,
+                    "--password=" + TestUsers.APP_PASSWORD, "--replay", file.toString(), "--speed=max",
+                    "--concurrency=" + concurrency);
+            ReplayOptions options = ((SlapCommand) parsed.getCommand()).replayOptions();
+            java.io.StringWriter out = new java.io.StringWriter();
+            Map<String, Long> grown = new java.util.HashMap<>();
+            ReplayResult[] result = new ReplayResult[1];
+            grown.putAll(deltas(server, () -> result[0] = Replay.run(options, new java.io.PrintWriter(out),
+                    new java.io.PrintWriter(System.err), 1), "Com_do"));
+
+            assertThat(result[0].replayed()).as(out.toString()).isEqualTo((long) sessions * each);
+            assertThat(result[0].notReplayed()).isEmpty();
+            assertThat(grown).as("concurrency %s", concurrency).containsEntry("Com_do", (long) sessions * each);
+        }
     }
 
     private static double seconds(SlapCommandTest.Run run) {
