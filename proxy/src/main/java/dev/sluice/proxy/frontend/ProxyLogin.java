@@ -29,8 +29,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -42,11 +40,6 @@ import java.util.concurrent.Executors;
 public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     private enum Phase { RESPONSE, AUTH, BACKEND, DONE }
-
-    /** Where RSA decryptions run: daemon threads, half the cores, shared by every login. */
-    private static final Executor OFF_LOOP = Executors.newFixedThreadPool(
-            Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
-            Thread.ofPlatform().name("sluice-auth-", 0).daemon(true).factory());
 
     private final ProxyRuntime runtime;
     private final HandshakeTimeout timeout;
@@ -142,7 +135,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.channel().config().setAutoRead(false);
-        CompletableFuture.supplyAsync(() -> exchange.onClientData(data), OFF_LOOP)
+        CompletableFuture.supplyAsync(() -> exchange.onClientData(data), AuthWork.EXECUTOR)
                 .whenComplete((step, failure) -> ctx.executor().execute(() -> {
                     if (phase != Phase.AUTH || !ctx.channel().isActive()) {
                         return;

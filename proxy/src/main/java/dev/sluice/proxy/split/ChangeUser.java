@@ -10,12 +10,15 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.ComChangeUser;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.protocol.ServerStatus;
+import dev.sluice.proxy.frontend.AuthWork;
 import dev.sluice.proxy.frontend.Replies;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.buffer.ByteBufUtil;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * COM_CHANGE_USER in split mode, answered by the proxy: the session has no backend connection of
@@ -63,6 +66,32 @@ final class ChangeUser {
     Progress next(ByteBuf frame, Channel client) {
         sequenceId = RawPacketDecoder.sequenceId(frame);
         return answer(exchange.onClientData(ByteBufUtil.getBytes(RawPacketDecoder.payload(frame))), client);
+    }
+
+    /**
+     * {@link #next} for a packet whose step decrypts with the proxy's RSA key: the step runs on
+     * {@link AuthWork#EXECUTOR}, and {@code then} gets the answer's progress on the client's event
+     * loop (null when the client left meanwhile). False, doing nothing, for a cheap packet: call
+     * {@link #next} then.
+     */
+    boolean nextOffLoop(ByteBuf frame, Channel client, java.util.function.Consumer<Progress> then) {
+        byte[] data = ByteBufUtil.getBytes(RawPacketDecoder.payload(frame));
+        if (!exchange.costly(data)) {
+            return false;
+        }
+        int sequence = RawPacketDecoder.sequenceId(frame);
+        CompletableFuture.supplyAsync(() -> exchange.onClientData(data), AuthWork.EXECUTOR)
+                .whenComplete((step, failure) -> client.eventLoop().execute(() -> {
+                    if (!client.isActive()) {
+                        then.accept(null);
+                        return;
+                    }
+                    sequenceId = sequence;
+                    then.accept(failure == null ? answer(step, client) : answer(new ServerStep.Reject(1043, "08S01",
+                            "Bad handshake: " + (failure instanceof CompletionException ? failure.getCause() : failure)
+                                    .getMessage()), client));
+                }));
+        return true;
     }
 
     /** After ACCEPTED, once the session has become the new user: the OK that ends the exchange. */

@@ -167,7 +167,18 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
         if (phase == Phase.CHANGING_USER) {
             try {
-                afterChangeUserStep(changingUser.next(frame, client));
+                ChangeUser change = changingUser;
+                boolean offLoop = change.nextOffLoop(frame, client, progress -> {
+                    if (progress != null && phase == Phase.CHANGING_USER && changingUser == change) {
+                        client.config().setAutoRead(true);
+                        afterChangeUserStep(progress);
+                    }
+                });
+                if (offLoop) {
+                    client.config().setAutoRead(false);
+                } else {
+                    afterChangeUserStep(change.next(frame, client));
+                }
             } finally {
                 frame.release();
             }

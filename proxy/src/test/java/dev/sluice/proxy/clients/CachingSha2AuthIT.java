@@ -3,6 +3,8 @@ package dev.sluice.proxy.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mysql.cj.jdbc.JdbcConnection;
+import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
@@ -66,6 +68,25 @@ class CachingSha2AuthIT {
                     .as("fast authentication still checks the scramble")
                     .isInstanceOf(SQLException.class).hasMessageContaining("Public Key Retrieval is not allowed");
             assertThatThrownBy(() -> whoAmI(RSA, proxy, TestUsers.APP_USER, "wrong"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1045));
+        }
+    }
+
+    /** In split mode the proxy checks COM_CHANGE_USER itself; its RSA step runs off the event loop too. */
+    @Test
+    void changeUserInSplitModeWithRsaFullAuthentication(MariaDbCluster cluster) throws SQLException {
+        SluiceConfig split = ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN));
+        try (ProxyServer proxy = ProxyFixture.start(split);
+             Connection c = DriverManager.getConnection(RSA.formatted(proxy.port()), TestUsers.APP_USER, TestUsers.APP_PASSWORD)) {
+            assertThatThrownBy(() -> whoAmI(FAST_ONLY, proxy, TestUsers.APP2_USER, TestUsers.APP2_PASSWORD))
+                    .as("app2 has not logged in yet: no cached password").isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Public Key Retrieval is not allowed");
+            c.unwrap(JdbcConnection.class).changeUser(TestUsers.APP2_USER, TestUsers.APP2_PASSWORD);
+            assertLoggedInAs(StatementResult.execute(c, "SELECT CURRENT_USER(), USER() LIKE '" + TestUsers.APP2_USER + "@%'"),
+                    TestUsers.APP2_USER);
+            assertThatThrownBy(() -> c.unwrap(JdbcConnection.class).changeUser(TestUsers.APP_USER, "wrong"))
                     .isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1045));
         }
