@@ -322,14 +322,18 @@ class CaptureIT {
                         }));
                     }
                     CaptureControl capture = proxy.runtime().capture();
-                    for (int flip = 0; flip < 20 && !answered.stream().allMatch(Future::isDone); flip++) {
-                        if (flip % 2 == 0) {
-                            capture.enable();
-                        } else {
-                            capture.disable();
+                    // Each poll flips capture (20 flips at most) while the sleeps are in flight.
+                    int[] flips = {0};
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                        if (flips[0] < 20) {
+                            if (flips[0]++ % 2 == 0) {
+                                capture.enable();
+                            } else {
+                                capture.disable();
+                            }
                         }
-                        Thread.sleep(20);
-                    }
+                        return answered.stream().allMatch(Future::isDone);
+                    });
                     for (Future<Integer> rows : answered) {
                         assertThat(rows.get(60, TimeUnit.SECONDS)).as(mode + " mode").isEqualTo(8);
                     }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -146,12 +147,8 @@ class MariaDbCliIT {
                         throw new IllegalStateException(e);
                     }
                 });
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        long killed = 0;
-        while (killed == 0 && System.nanoTime() < deadline) {
-            killed = ClientProxies.killQueriesContaining(cluster.primary(), marker);
-            Thread.sleep(100);
-        }
+        long killed = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> ClientProxies.killQueriesContaining(cluster.primary(), marker), n -> n > 0);
         assertThat(killed).as("backend connections running the sleep").isPositive();
         ExternalTool.Run run = sleeping.get(RUN_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
         assertThat(run.exitCode()).as(run.toString()).isNotZero();

@@ -22,6 +22,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,21 +71,21 @@ class ConnectErrorsShunIT {
 
             relay.refuse();
             long passedBefore = health.checksPassed();
-            int refusedLogins = 0;
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (backend.state() == Backend.State.ONLINE && System.nanoTime() < deadline) {
+            AtomicInteger refusedLogins = new AtomicInteger();
+            // Each poll is one more session whose backend connect is refused, until the backend is out.
+            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> {
                 assertThatThrownBy(() -> selectOne(proxy)).isInstanceOf(SQLException.class)
                         .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(9001));
-                refusedLogins++;
-                Thread.sleep(20);
-            }
-            System.out.printf("shunned after %d refused logins; checks passed meanwhile: %d%n", refusedLogins,
+                refusedLogins.incrementAndGet();
+                return backend.state() != Backend.State.ONLINE;
+            });
+            System.out.printf("shunned after %d refused logins; checks passed meanwhile: %d%n", refusedLogins.get(),
                     health.checksPassed() - passedBefore);
             assertThat(backend.state()).isEqualTo(Backend.State.SHUNNED);
 
-            // The checks now connect anew, are refused, and keep it out.
-            Thread.sleep(5 * INTERVAL.toMillis());
-            assertThat(backend.state()).isEqualTo(Backend.State.SHUNNED);
+            // The checks now connect anew, are refused, and keep it out for five intervals and more.
+            Awaitility.await().during(INTERVAL.multipliedBy(5)).atMost(INTERVAL.multipliedBy(15))
+                    .until(() -> backend.state() == Backend.State.SHUNNED);
             assertThat(health.lastError()).contains("refused");
 
             relay.accept();
