@@ -3,6 +3,7 @@ package dev.sluice.proxy.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.HealthConfig;
+import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.proxy.backend.Backend;
@@ -46,42 +47,53 @@ class FailoverIT {
     private record Outcome(long nanos, boolean write, int port, String error) {
     }
 
+    /** A primary and two replicas of their own (the tests kill them), with the table the load writes. */
+    private static MariaDbCluster clusterWithTable() throws Exception {
+        MariaDbCluster cluster = MariaDbCluster.start(ClusterSpec.builder().replicas(2).maxConnections(300).build());
+        try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+            s.execute("CREATE OR REPLACE TABLE sluice_test.failover (id INT AUTO_INCREMENT PRIMARY KEY, at BIGINT)");
+            cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
+            return cluster;
+        } catch (Exception | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Split mode with health checks every interval, a backend out after two failures. */
+    private static SluiceConfig config(MariaDbCluster cluster) {
+        return AdminPortsIT.config(cluster).withHealth(new HealthConfig(true, INTERVAL, Duration.ofMillis(500), 2, 2,
+                Duration.ZERO, Optional.empty(), Optional.empty()));
+    }
+
     @Test
     void aKilledReplicaLeavesTheRotationAtOnceAndComesBackByItself() throws Exception {
-        try (MariaDbCluster cluster = MariaDbCluster.start(ClusterSpec.builder().replicas(2).maxConnections(300).build())) {
-            try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
-                s.execute("CREATE OR REPLACE TABLE sluice_test.failover (id INT AUTO_INCREMENT PRIMARY KEY, at BIGINT)");
-            }
-            cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
-            var config = AdminPortsIT.config(cluster).withHealth(new HealthConfig(true, INTERVAL, Duration.ofMillis(500), 2, 2,
-                    Duration.ZERO, Optional.empty(), Optional.empty()));
-            try (ProxyServer proxy = ProxyFixture.start(config)) {
-                Load load = new Load(proxy);
-                try {
-                    load.start();
-                    MariaDbServer replica1 = cluster.replicas().get(0);
-                    Backend replica1Backend = backend(proxy, "replica1");
-                    Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.readsFrom(replica1.port()) > 20
-                            && load.readsFrom(cluster.replicas().get(1).port()) > 20);
+        try (MariaDbCluster cluster = clusterWithTable(); ProxyServer proxy = ProxyFixture.start(config(cluster))) {
+            Load load = new Load(proxy);
+            try {
+                load.start();
+                MariaDbServer replica1 = cluster.replicas().get(0);
+                Backend replica1Backend = backend(proxy, "replica1");
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.readsFrom(replica1.port()) > 20
+                        && load.readsFrom(cluster.replicas().get(1).port()) > 20);
 
-                    long killed = System.nanoTime();
-                    replica1.kill();
-                    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
-                            replica1Backend.state() == Backend.State.SHUNNED);
-                    long settle = killed + INTERVAL.toNanos();
-                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> load.readsAfter(settle) > 100);
-                    assertThat(load.readsFrom(replica1.port(), settle)).as("reads answered by the dead replica after one interval")
-                            .isZero();
-                    load.report("replica1 killed", killed);
+                long killed = System.nanoTime();
+                replica1.kill();
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
+                        replica1Backend.state() == Backend.State.SHUNNED);
+                long settle = killed + INTERVAL.toNanos();
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> load.readsAfter(settle) > 100);
+                assertThat(load.readsFrom(replica1.port(), settle)).as("reads answered by the dead replica after one interval")
+                        .isZero();
+                load.report("replica1 killed", killed);
 
-                    replica1.start();
-                    long restarted = System.nanoTime();
-                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                            replica1Backend.state() == Backend.State.ONLINE && load.readsFrom(replica1.port(), restarted) > 10);
+                replica1.start();
+                long restarted = System.nanoTime();
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                        replica1Backend.state() == Backend.State.ONLINE && load.readsFrom(replica1.port(), restarted) > 10);
 
-                } finally {
-                    load.stop();
-                }
+            } finally {
+                load.stop();
             }
         }
     }
@@ -89,42 +101,34 @@ class FailoverIT {
     /** Split mode with the primary killed under load: writes fail naming it, reads go on, it comes back. */
     @Test
     void aKilledPrimaryFailsWritesClearlyWhileReadsGoOn() throws Exception {
-        try (MariaDbCluster cluster = MariaDbCluster.start(ClusterSpec.builder().replicas(2).maxConnections(300).build())) {
-            try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
-                s.execute("CREATE OR REPLACE TABLE sluice_test.failover (id INT AUTO_INCREMENT PRIMARY KEY, at BIGINT)");
-            }
-            cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
-            var config = AdminPortsIT.config(cluster).withHealth(new HealthConfig(true, INTERVAL, Duration.ofMillis(500), 2, 2,
-                    Duration.ZERO, Optional.empty(), Optional.empty()));
-            try (ProxyServer proxy = ProxyFixture.start(config)) {
-                Load load = new Load(proxy);
+        try (MariaDbCluster cluster = clusterWithTable(); ProxyServer proxy = ProxyFixture.start(config(cluster))) {
+            Load load = new Load(proxy);
+            try {
+                load.start();
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.writesAfter(System.nanoTime() - TimeUnit.HOURS.toNanos(1)) > 10);
+                MariaDbServer primary = cluster.primary();
+                Backend primaryBackend = backend(proxy, "primary");
+                long primaryKilled = System.nanoTime();
+                primary.kill();
                 try {
-                    load.start();
-                    Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> load.writesAfter(System.nanoTime() - TimeUnit.HOURS.toNanos(1)) > 10);
-                    MariaDbServer primary = cluster.primary();
-                    Backend primaryBackend = backend(proxy, "primary");
-                    long primaryKilled = System.nanoTime();
-                    primary.kill();
-                    try {
-                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> load.writeErrorsAfter(primaryKilled).size() > 5
-                                && load.readsAfter(primaryKilled + INTERVAL.toNanos()) > 100);
-                    } finally {
-                        System.out.println("after the primary's kill: " + load.readsAfter(primaryKilled) + " reads, "
-                                + load.writeErrorsAfter(primaryKilled).size() + " failed writes");
-                        load.report("primary killed", primaryKilled);
-                    }
-                    assertThat(load.writeErrorsAfter(primaryKilled))
-                            .as("every failed write's ERR names the primary").allMatch(e -> e.contains("primary"));
-                    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
-                            primaryBackend.state() == Backend.State.SHUNNED);
-                    primary.start();
-                    long back = System.nanoTime();
-                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                            primaryBackend.state() == Backend.State.ONLINE && load.writesAfter(back) > 10);
-                    load.report("after recovery", back);
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> load.writeErrorsAfter(primaryKilled).size() > 5
+                            && load.readsAfter(primaryKilled + INTERVAL.toNanos()) > 100);
                 } finally {
-                    load.stop();
+                    System.out.println("after the primary's kill: " + load.readsAfter(primaryKilled) + " reads, "
+                            + load.writeErrorsAfter(primaryKilled).size() + " failed writes");
+                    load.report("primary killed", primaryKilled);
                 }
+                assertThat(load.writeErrorsAfter(primaryKilled))
+                        .as("every failed write's ERR names the primary").allMatch(e -> e.contains("primary"));
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
+                        primaryBackend.state() == Backend.State.SHUNNED);
+                primary.start();
+                long back = System.nanoTime();
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                        primaryBackend.state() == Backend.State.ONLINE && load.writesAfter(back) > 10);
+                load.report("after recovery", back);
+            } finally {
+                load.stop();
             }
         }
     }
