@@ -16,6 +16,7 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
+import dev.sluice.proxy.frontend.Replies;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
@@ -66,11 +67,7 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
         byte[] part2 = Arrays.copyOf(Arrays.copyOfRange(seed, 8, 20), 13);
         HandshakeV10 greeting = new HandshakeV10(AdminSqlServer.VERSION, CONNECTION_IDS.incrementAndGet() & 0xFFFF_FFFFL,
                 Arrays.copyOf(seed, 8), CAPABILITIES, 45, ServerStatus.AUTOCOMMIT, 21, part2, MysqlNativePassword.NAME);
-        ByteBuf out = ctx.alloc().buffer(128);
-        out.writeZero(4);
-        greeting.encode(out);
-        out.setMediumLE(0, out.readableBytes() - 4);
-        ctx.writeAndFlush(out);
+        ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
         ctx.fireChannelActive();
     }
 
@@ -114,11 +111,7 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
 
     private void step(ChannelHandlerContext ctx, ServerStep step) {
         switch (step) {
-            case ServerStep.Reply reply -> {
-                ByteBuf out = ctx.alloc().buffer(4 + reply.payload().length);
-                out.writeMediumLE(reply.payload().length).writeByte(++sequenceId & 0xFF).writeBytes(reply.payload());
-                ctx.writeAndFlush(out);
-            }
+            case ServerStep.Reply reply -> ctx.writeAndFlush(Replies.frame(ctx.alloc(), ++sequenceId, reply.payload()));
             case ServerStep.Accept accept -> {
                 phase = Phase.COMMAND;
                 new ResultSetWriter(ctx.channel(), sequenceId + 1).ok(0, "");
