@@ -25,6 +25,9 @@
 #                                     prints the ratio (target >= 0.97, issue 6) and the CPU per query
 #   bench/overhead.sh --io-uring      the same A/B between the proxy on epoll (the default) and on
 #                                     io_uring (-Dsluice.transport=io_uring)
+#   bench/overhead.sh --ab            the same A/B between the proxy as configured by default (A)
+#                                     and the proxy with B_JVM (JVM options) and B_YAML (a config
+#                                     section) added (B), e.g. B_JVM=-Dsluice.spin_us=50
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
 # It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
@@ -41,6 +44,7 @@
 #   EVENT_LOOP_THREADS [^multiThreadIo]  regex for the event-loop threads' names (/proc/PID/task/*/comm),
 #     whose CPU is reported apart from the JVM's own threads (JIT compilers, GC)
 #   PROFILE_TIME [20, QUICK 8]  seconds of the --profile cells
+#   AB_THREADS [16]  client counts of the A/B modes, e.g. "1 16"
 #   HOLD_CONCURRENCY [200] handshakes in flight while opening --holds; HOLD_SECONDS [15]
 #   OUT [bench/out/overhead-<time>]  results (results.tsv, logs, JFR file)
 # Targets (issue 3, reported, not asserted): at 16 clients >= 0.55 of direct; proxy CPU
@@ -81,6 +85,7 @@ while [ $# -gt 0 ]; do
     --capture) MODE=capture; shift ;;
     --stats) MODE=stats; shift ;;
     --io-uring) MODE=transport; shift ;;
+    --ab) MODE=ab; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "overhead.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -485,25 +490,29 @@ for r in rows:
         qps, nq = float(r[3]), float(r[4])
     except ValueError:
         continue
-    cells[(r[0], r[1])] = dict(qps=qps, cpu=(int(r[7]) + int(r[8])) * tick / nq if nq else None,
-                               bad=r[10] != '0' or r[6] not in ('', '0'))
+    cells[(r[0], r[1], int(r[2]))] = dict(qps=qps, cpu=(int(r[7]) + int(r[8])) * tick / nq if nq else None,
+                                          bad=r[10] != '0' or r[6] not in ('', '0'))
 rounds = sorted({k[0] for k in cells}, key=int)
-pairs = [(r, cells[(r, a)], cells[(r, b)]) for r in rounds if (r, a) in cells and (r, b) in cells]
-print("\nper round (16 clients, point selects; A/B interleaved; CPU from /proc/PID/stat over each cell):")
-print("%-5s %14s %14s %7s %18s %18s" % ("round", a + " qps", b + " qps", "B/A", a + " CPU us/q", b + " CPU us/q"))
-for r, x, y in pairs:
-    print("%-5s %14.0f %14.0f %7.3f %18.2f %18.2f%s" % (r, x['qps'], y['qps'], y['qps'] / x['qps'], x['cpu'],
-          y['cpu'], "  (errors: see the sysbench logs)" if x['bad'] or y['bad'] else ""))
-if pairs:
-    ratio = st.median(y['qps'] / x['qps'] for _, x, y in pairs)
-    print("\nsummary: %s throughput %s/%s %.3f (median of the per-round ratios; target >= %.2f): %s"
-          % (what, b, a, ratio, target, "met" if ratio >= target else "MISSED"))
-    print("         proxy CPU per query: %.2f us %s, %.2f us %s (the whole JVM: event loops, other threads, JIT, GC)"
-          % (st.median(x['cpu'] for _, x, _ in pairs), a, st.median(y['cpu'] for _, _, y in pairs), b))
+for th in sorted({k[2] for k in cells}):
+    pairs = [(r, cells[(r, a, th)], cells[(r, b, th)]) for r in rounds if (r, a, th) in cells and (r, b, th) in cells]
+    print("\nper round (%d clients, point selects; A/B interleaved; CPU from /proc/PID/stat over each cell):" % th)
+    print("%-5s %14s %14s %7s %18s %18s" % ("round", a + " qps", b + " qps", "B/A", a + " CPU us/q", b + " CPU us/q"))
+    for r, x, y in pairs:
+        print("%-5s %14.0f %14.0f %7.3f %18.2f %18.2f%s" % (r, x['qps'], y['qps'], y['qps'] / x['qps'], x['cpu'],
+              y['cpu'], "  (errors: see the sysbench logs)" if x['bad'] or y['bad'] else ""))
+    if pairs:
+        ratio = st.median(y['qps'] / x['qps'] for _, x, y in pairs)
+        print("\nsummary, %d clients: %s throughput %s/%s %.3f (median of the per-round ratios; target >= %.2f): %s"
+              % (th, what, b, a, ratio, target, "met" if ratio >= target else "MISSED"))
+        print("         proxy CPU per query: %.2f us %s, %.2f us %s (the whole JVM: event loops, other threads, JIT, GC)"
+              % (st.median(x['cpu'] for _, x, _ in pairs), a, st.median(y['cpu'] for _, _, y in pairs), b))
+        if th == 1:
+            print("         latency: %.1f us %s, %.1f us %s (1e6 / qps, medians)"
+                  % (st.median(1e6 / x['qps'] for _, x, _ in pairs), a, st.median(1e6 / y['qps'] for _, _, y in pairs), b))
 PY
 }
 run_ab() { # A-name A-yaml B-name B-yaml [B's extra JVM options] -> sets A_ADMIN B_ADMIN; runs the rounds
-  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 b_jvm=${5:-} a_pid b_pid th=16 round target order n=0
+  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 b_jvm=${5:-} a_pid b_pid th=16 round target order n=0 ab_threads=${AB_THREADS:-16}
   build_proxy
   start_backend --max_connections=1000
   A_ADMIN=$(free_port); B_ADMIN=$(free_port)
@@ -520,12 +529,14 @@ run_ab() { # A-name A-yaml B-name B-yaml [B's extra JVM options] -> sets A_ADMIN
   PROXY_PID=$b_pid; cell 0 "$b" $th "$WARMUP"
   sed -i '2,$d' "$RES"   # warm-up rows are not results
   for round in $(seq 1 "$ROUNDS"); do
-    # Alternate which proxy goes first, so drift (other load, caches) does not favour one.
-    if [ $((n % 2)) -eq 0 ]; then order="$a $b"; else order="$b $a"; fi
-    n=$((n + 1))
-    for target in $order; do
-      if [ "$target" = "$b" ]; then PROXY_PID=$b_pid; else PROXY_PID=$a_pid; fi
-      cell "$round" "$target" $th "$SB_TIME"
+    for th in $ab_threads; do
+      # Alternate which proxy goes first, so drift (other load, caches) does not favour one.
+      if [ $((n % 2)) -eq 0 ]; then order="$a $b"; else order="$b $a"; fi
+      n=$((n + 1))
+      for target in $order; do
+        if [ "$target" = "$b" ]; then PROXY_PID=$b_pid; else PROXY_PID=$a_pid; fi
+        cell "$round" "$target" "$th" "$SB_TIME"
+      done
     done
   done
 }
@@ -558,8 +569,16 @@ run_transport() {
   ab_summary epoll io_uring 1.00 "io_uring vs epoll" | tee "$OUT/summary.txt"
 }
 
+run_custom_ab() {
+  [ -n "${B_JVM:-}${B_YAML:-}" ] || die "--ab needs B_JVM and/or B_YAML (what B adds to the default proxy)"
+  run_ab default "" changed "${B_YAML:-}" "${B_JVM:-}"
+  log "B (changed) adds: JVM '${B_JVM:-}', config '${B_YAML:-}'"
+  ab_summary default changed 1.00 "changed vs default" | tee "$OUT/summary.txt"
+}
+
 case $MODE in
   holds) run_holds ;;
+  ab) run_custom_ab ;;
   capture) run_capture ;;
   stats) run_stats ;;
   transport) run_transport ;;
