@@ -8,34 +8,37 @@ import org.junit.jupiter.api.Test;
 
 class TransportTest {
 
-    private static String fallback() {
+    private static String epollOrNio() {
         return Epoll.isAvailable() ? "epoll" : "nio";
     }
 
     @Test
-    void theDefaultIsEpollWhereItLoads() {
-        assertThat(Transport.select("").name()).isEqualTo(fallback());
-        assertThat(Transport.select("").note()).isEqualTo(Epoll.isAvailable() ? "" : "epoll is not available here ("
-                + Epoll.unavailabilityCause() + ")");
+    void theDefaultIsIoUringWhereTheKernelAllowsItElseEpoll() {
+        Transport chosen = Transport.select("");
+        if (IoUring.isAvailable()) {
+            assertThat(chosen.name()).isEqualTo("io_uring");
+            assertThat(chosen.note()).isEmpty();
+        } else {
+            assertThat(chosen.name()).isEqualTo(epollOrNio());
+            assertThat(chosen.note()).startsWith("io_uring is not available here (");
+        }
     }
 
     @Test
     void eachNamedTransportOrTheReasonItIsNot() {
         assertThat(Transport.select("NIO").name()).isEqualTo("nio");
-        Transport uring = Transport.select(" io_uring ");
-        if (IoUring.isAvailable()) {
-            assertThat(uring.name()).isEqualTo("io_uring");
-            assertThat(uring.note()).isEmpty();
-        } else {
-            assertThat(uring.name()).isEqualTo(fallback());
-            assertThat(uring.note()).startsWith("io_uring is not available here");
-        }
+        Transport epoll = Transport.select(" epoll ");
+        assertThat(epoll.name()).isEqualTo(epollOrNio());
+        assertThat(epoll.note()).isEqualTo(Epoll.isAvailable() ? "" : "epoll is not available here ("
+                + Epoll.unavailabilityCause() + ")");
+        Transport uring = Transport.select("IO_URING");
+        assertThat(uring.name()).isEqualTo(IoUring.isAvailable() ? "io_uring" : epollOrNio());
     }
 
     @Test
-    void anUnknownNameFallsBackAndSaysSo() {
+    void anUnknownNameFallsBackToEpollAndSaysSo() {
         Transport unknown = Transport.select("kqueue");
-        assertThat(unknown.name()).isEqualTo(fallback());
-        assertThat(unknown.note()).isEqualTo("sluice.transport=kqueue is not a transport (expected: epoll, io_uring or nio)");
+        assertThat(unknown.name()).isEqualTo(epollOrNio());
+        assertThat(unknown.note()).startsWith("sluice.transport=kqueue is not a transport (expected: io_uring, epoll or nio)");
     }
 }

@@ -235,6 +235,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             tracker.begin(command.command());
         }
         inFlight.addLast(command);
+        CommandsInFlight.sent();
     }
 
     @Override
@@ -352,6 +353,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private void completeHead(InFlight head) {
         Response response = tracker.response();
         inFlight.pollFirst();
+        CommandsInFlight.ended(1);
         long latency = System.nanoTime() - head.startNanos();
         if (head.listener() != null) {
             // Only clients' statements count: the proxy's own resets and schema changes would
@@ -464,6 +466,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         channel.close();
         ResponseListener target = listener;
         listener = null;
+        CommandsInFlight.ended(inFlight.size());
         inFlight.clear();
         if (target != null) {
             target.onBackendLost(reason);
@@ -477,6 +480,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         broken = true;
         listener = null;
+        CommandsInFlight.ended(inFlight.size());
         inFlight.clear();
         if (statements != null) {
             statements.connectionClosed();
