@@ -23,11 +23,12 @@
 #   bench/overhead.sh --stats         the stats' cost: the same A/B with the digest table off
 #                                     (stats: digests: false) vs stats at full detail (the default);
 #                                     prints the ratio (target >= 0.97, issue 6) and the CPU per query
-#   bench/overhead.sh --io-uring      the same A/B between the proxy on epoll (the default) and on
-#                                     io_uring (-Dsluice.transport=io_uring)
+#   bench/overhead.sh --io-uring      the same A/B between the proxy on epoll (-Dsluice.transport=epoll)
+#                                     and on io_uring (the default where the kernel allows it)
 #   bench/overhead.sh --ab            the same A/B between the proxy as configured by default (A)
 #                                     and the proxy with B_JVM (JVM options) and B_YAML (a config
-#                                     section) added (B), e.g. B_JVM=-Dsluice.spin_us=50
+#                                     section) added (B), e.g. B_JVM=-Dsluice.spin_us=0; A_JVM
+#                                     gives A's JVM options
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
 # It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
@@ -511,12 +512,12 @@ for th in sorted({k[2] for k in cells}):
                   % (st.median(1e6 / x['qps'] for _, x, _ in pairs), a, st.median(1e6 / y['qps'] for _, _, y in pairs), b))
 PY
 }
-run_ab() { # A-name A-yaml B-name B-yaml [B's extra JVM options] -> sets A_ADMIN B_ADMIN; runs the rounds
-  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 b_jvm=${5:-} a_pid b_pid th=16 round target order n=0 ab_threads=${AB_THREADS:-16}
+run_ab() { # A-name A-yaml B-name B-yaml [B's extra JVM options] [A's] -> sets A_ADMIN B_ADMIN; runs the rounds
+  local a=$1 a_yaml=$2 b=$3 b_yaml=$4 b_jvm=${5:-} a_jvm=${6:-} a_pid b_pid th=16 round target order n=0 ab_threads=${AB_THREADS:-16}
   build_proxy
   start_backend --max_connections=1000
   A_ADMIN=$(free_port); B_ADMIN=$(free_port)
-  start_ab_proxy "$a" "$A_PORT" "$A_ADMIN" "$a_yaml"; a_pid=$AB_PID
+  start_ab_proxy "$a" "$A_PORT" "$A_ADMIN" "$a_yaml" "$a_jvm"; a_pid=$AB_PID
   start_ab_proxy "$b" "$B_PORT" "$B_ADMIN" "$b_yaml" "$b_jvm"; b_pid=$AB_PID
   AB_NAMES="$a $b"
   log "proxies: $a pid $a_pid on $H:$A_PORT, $b pid $b_pid on $H:$B_PORT"
@@ -564,15 +565,15 @@ run_stats() {
   ab_summary digests-off digests-on 0.97 "stats at full detail" | tee "$OUT/summary.txt"
 }
 run_transport() {
-  run_ab epoll "" io_uring "" "-Dsluice.transport=io_uring"
+  run_ab epoll "" io_uring "" "-Dsluice.transport=io_uring" "-Dsluice.transport=epoll"
   log "transports: $(grep -ho "transport [a-z_]*" "$OUT/proxy-epoll.log" "$OUT/proxy-io_uring.log" | tr '\n' ' ')"
   ab_summary epoll io_uring 1.00 "io_uring vs epoll" | tee "$OUT/summary.txt"
 }
 
 run_custom_ab() {
   [ -n "${B_JVM:-}${B_YAML:-}" ] || die "--ab needs B_JVM and/or B_YAML (what B adds to the default proxy)"
-  run_ab default "" changed "${B_YAML:-}" "${B_JVM:-}"
-  log "B (changed) adds: JVM '${B_JVM:-}', config '${B_YAML:-}'"
+  run_ab default "" changed "${B_YAML:-}" "${B_JVM:-}" "${A_JVM:-}"
+  log "A (default) runs with JVM '${A_JVM:-}'; B (changed) adds: JVM '${B_JVM:-}', config '${B_YAML:-}'"
   ab_summary default changed 1.00 "changed vs default" | tee "$OUT/summary.txt"
 }
 
