@@ -13,6 +13,7 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
 import dev.sluice.proxy.balance.Balancer;
+import dev.sluice.proxy.frontend.AcceptErrors;
 import dev.sluice.proxy.frontend.ClientTlsSwitch;
 import dev.sluice.proxy.frontend.ConnectionGate;
 import dev.sluice.proxy.frontend.HandshakeTimeout;
@@ -127,6 +128,7 @@ public final class ProxyServer implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .handler(new AcceptErrors())
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {

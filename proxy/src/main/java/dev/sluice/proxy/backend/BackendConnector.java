@@ -88,7 +88,8 @@ public final class BackendConnector {
                     // The proxy could not even make a socket (out of file descriptors): the backend
                     // is not to blame and stays in rotation.
                     promise.tryFailure(new BackendLoginException(1040, "08004", "Too many connections: the proxy"
-                            + " cannot open a connection to backend " + backend.name() + ": " + reason, true));
+                            + " cannot open a connection to backend " + backend.name() + ": "
+                            + Causes.rootMessage(done.cause()), true));
                     return;
                 }
                 backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), reason);

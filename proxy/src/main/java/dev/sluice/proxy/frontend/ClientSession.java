@@ -5,6 +5,7 @@ import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.Causes;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.ResponseListener;
@@ -322,7 +323,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (!ended && cause instanceof io.netty.handler.codec.TooLongFrameException) {
             tooLarge(ctx);
         } else if (!ended) {
-            reply(ctx, 0, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: " + rootMessage(cause));
+            reply(ctx, 0, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: " + Causes.rootMessage(cause));
         }
     }
 
@@ -369,13 +370,5 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         } else {
             backend.quit();
         }
-    }
-
-    private static String rootMessage(Throwable cause) {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 }
