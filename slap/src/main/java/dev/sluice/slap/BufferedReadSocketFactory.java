@@ -3,6 +3,7 @@ package dev.sluice.slap;
 import com.mysql.cj.conf.PropertySet;
 import com.mysql.cj.protocol.StandardSocketFactory;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Proxy;
@@ -31,6 +32,16 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
         return new BufferedReadSocket();
     }
 
+    /** The rows of a plain (no TLS, no compression) connection of this factory, or null. */
+    static ResultRows resultRows(Socket socket) throws IOException {
+        return socket instanceof BufferedReadSocket plain ? (BufferedRead) plain.getInputStream() : null;
+    }
+
+    /** The buffered reading of this factory's sockets over any stream. */
+    static ResultRows reading(InputStream in) {
+        return new BufferedRead(in);
+    }
+
     private static final class BufferedReadSocket extends Socket {
 
         private InputStream input;
@@ -49,12 +60,14 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
         }
     }
 
-    private static final class BufferedRead extends InputStream {
+    private static final class BufferedRead extends InputStream implements ResultRows {
 
         private final InputStream socket;
         private final byte[] buffer = new byte[BUFFER_SIZE];
         private int position;
         private int limit;
+        private byte[] end = new byte[64];
+        private int endLength;
 
         BufferedRead(InputStream socket) {
             this.socket = socket;
@@ -115,6 +128,76 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
         @Override
         public int available() {
             return limit - position;
+        }
+
+        @Override
+        public long skipRows() throws IOException {
+            long rows = 0;
+            boolean continuation = false;
+            while (true) {
+                int length = readByte() | readByte() << 8 | readByte() << 16;
+                readByte(); // the sequence id: checked by the server on the next command, not here
+                if (!continuation && length < ResultRows.MAX_PAYLOAD) {
+                    if (position == limit && length > 0 && !fill()) {
+                        throw new EOFException("the server closed the connection in a result set");
+                    }
+                    int head = length == 0 ? -1 : buffer[position] & 0xFF;
+                    if (head == ResultRows.END_OF_ROWS || head == ResultRows.ERROR) {
+                        readEnd(length);
+                        return rows;
+                    }
+                }
+                if (!continuation) {
+                    rows++;
+                }
+                // A payload of 2^24 - 1 bytes is continued in the next packet: the same row.
+                continuation = length == ResultRows.MAX_PAYLOAD;
+                skipFully(length);
+            }
+        }
+
+        @Override
+        public byte[] end() {
+            return end;
+        }
+
+        @Override
+        public int endLength() {
+            return endLength;
+        }
+
+        private int readByte() throws IOException {
+            if (position == limit && !fill()) {
+                throw new EOFException("the server closed the connection in a result set");
+            }
+            return buffer[position++] & 0xFF;
+        }
+
+        private void skipFully(int length) throws IOException {
+            int left = length;
+            while (left > 0) {
+                if (position == limit && !fill()) {
+                    throw new EOFException("the server closed the connection in a result set");
+                }
+                int n = Math.min(left, limit - position);
+                position += n;
+                left -= n;
+            }
+        }
+
+        private void readEnd(int length) throws IOException {
+            if (end.length < length) {
+                end = new byte[length];
+            }
+            int done = 0;
+            while (done < length) {
+                int n = read(end, done, length - done);
+                if (n < 0) {
+                    throw new EOFException("the server closed the connection in a result set");
+                }
+                done += n;
+            }
+            endLength = length;
         }
 
         @Override

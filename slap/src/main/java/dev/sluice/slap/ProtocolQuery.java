@@ -43,6 +43,9 @@ final class ProtocolQuery {
     private final Charset charset;
     private final NativePacketPayload request = new NativePacketPayload(1024);
     private final NativePacketPayload row = new NativePacketPayload(1024);
+    /** Null under TLS or compression, where rows go through Connector/J's packet reader. */
+    private final ResultRows plainRows;
+    private final NativePacketPayload end = new NativePacketPayload(0);
     private long rows;
 
     ProtocolQuery(Connection connection) throws SQLException {
@@ -53,6 +56,12 @@ final class ProtocolQuery {
         this.messages = (NativeMessageBuilder) protocol.getMessageBuilder();
         String encoding = session.getPropertySet().getStringProperty(PropertyKey.characterEncoding).getValue();
         this.charset = Charset.forName(encoding == null ? "UTF-8" : encoding);
+        boolean compressed = session.getPropertySet().getBooleanProperty(PropertyKey.useCompression).getValue();
+        try {
+            this.plainRows = compressed ? null : BufferedReadSocketFactory.resultRows(protocol.getSocketConnection().getMysqlSocket());
+        } catch (java.io.IOException e) {
+            throw new SQLException("cannot read the connection's socket: " + e.getMessage(), "08S01", e);
+        }
     }
 
     /**
@@ -97,6 +106,9 @@ final class ProtocolQuery {
         if (!server.isEOFDeprecated()) {
             protocol.skipPacket();
         }
+        if (plainRows != null) {
+            return skipPlainRows();
+        }
         while (true) {
             NativePacketPayload next = protocol.readMessage(row);
             int head = next.getByteBuffer()[0] & 0xFF;
@@ -108,6 +120,21 @@ final class ProtocolQuery {
             }
             rows++;
         }
+    }
+
+    private int skipPlainRows() {
+        try {
+            rows += plainRows.skipRows();
+        } catch (java.io.IOException e) {
+            throw new CJCommunicationsException("Communications link failure: " + e.getMessage(), e);
+        }
+        end.setByteBuffer(plainRows.end());
+        end.setPayloadLength(plainRows.endLength());
+        end.setPosition(0);
+        if ((plainRows.end()[0] & 0xFF) == ERROR) {
+            protocol.checkErrorMessage(end);
+        }
+        return server.isEOFDeprecated() ? okStatus(end) : eofStatus(end);
     }
 
     /** OK: header, affected rows, last insert id (both length-encoded), status flags, warnings. */
