@@ -48,19 +48,8 @@ final class Connector {
      */
     Connector(ConnectionOptions options, boolean multiStatements) {
         this.options = options;
-        Properties base = new Properties();
-        base.setProperty("user", options.user() == null ? "" : options.user());
-        if (options.password() != null) {
-            base.setProperty("password", options.password());
-        }
-        base.setProperty("allowMultiQueries", Boolean.toString(multiStatements));
+        Properties base = common(options, multiStatements, "slap");
         base.setProperty("useServerPrepStmts", "false");
-        base.setProperty("cacheServerConfiguration", "true");
-        // A Java charset name: with a MySQL name ("utf8mb4") every connect looks it up among the
-        // JDK's charset providers in vain, which triples the driver's CPU time per connect.
-        base.setProperty("characterSetResults", "UTF-8");
-        base.setProperty("connectionAttributes", "program_name:slap");
-        base.setProperty("maintainTimeStats", "false");
         // No connect timeout, as libmysqlclient has none by default: a timed connect leaves the
         // JDK socket non-blocking for good, and each read of a platform thread then costs a
         // failed read and a poll before the real one.
@@ -70,14 +59,34 @@ final class Connector {
         base.setProperty("useReadAheadInput", "false");
         base.setProperty("useUnbufferedInput", "true");
         base.setProperty("socketFactory", BufferedReadSocketFactory.class.getName());
-        base.setProperty("useCompression", Boolean.toString(options.compress()));
-        TlsProperties.apply(options.ssl(), base);
-        // Without these Connector/J asks the server for autocommit and read-only state around
-        // statements, which adds round trips and shows up in the server's Com_select.
-        base.setProperty("useLocalSessionState", "true");
-        base.setProperty("elideSetAutoCommits", "true");
         this.properties = base;
         this.url = "jdbc:mysql://" + options.address() + "/";
+    }
+
+    /**
+     * What every connection of slap's sets: credentials, multi-statements, TLS, compression, and
+     * no round trips of the driver's own beyond the first connect (the server-variables query is
+     * cached, session state is tracked locally, no SET autocommit), which would also show up in
+     * the server's Com_select.
+     */
+    static Properties common(ConnectionOptions options, boolean multiStatements, String program) {
+        Properties properties = new Properties();
+        properties.setProperty("user", options.user() == null ? "" : options.user());
+        if (options.password() != null) {
+            properties.setProperty("password", options.password());
+        }
+        properties.setProperty("allowMultiQueries", Boolean.toString(multiStatements));
+        properties.setProperty("cacheServerConfiguration", "true");
+        // A Java charset name: with a MySQL name ("utf8mb4") every connect looks it up among the
+        // JDK's charset providers in vain, which triples the driver's CPU time per connect.
+        properties.setProperty("characterSetResults", "UTF-8");
+        properties.setProperty("connectionAttributes", "program_name:" + program);
+        properties.setProperty("maintainTimeStats", "false");
+        properties.setProperty("useCompression", Boolean.toString(options.compress()));
+        properties.setProperty("useLocalSessionState", "true");
+        properties.setProperty("elideSetAutoCommits", "true");
+        TlsProperties.apply(options.ssl(), properties);
+        return properties;
     }
 
     ConnectionOptions options() {

@@ -24,25 +24,13 @@ final class ReplayConnector {
         } catch (SQLException e) {
             throw new SlapException("Cannot load Connector/J: " + e.getMessage(), 1, e);
         }
-        properties.setProperty("user", options.user() == null ? "" : options.user());
-        if (options.password() != null) {
-            properties.setProperty("password", options.password());
-        }
-        properties.setProperty("allowMultiQueries", Boolean.toString(multiStatements));
+        properties.putAll(Connector.common(options, multiStatements, "slap-replay"));
         properties.setProperty("useServerPrepStmts", "true");
         properties.setProperty("cachePrepStmts", "false");
         properties.setProperty("emulateUnsupportedPstmts", "false");
-        properties.setProperty("cacheServerConfiguration", "true");
-        properties.setProperty("characterSetResults", "UTF-8");
-        properties.setProperty("connectionAttributes", "program_name:slap-replay");
-        properties.setProperty("maintainTimeStats", "false");
         properties.setProperty("connectTimeout", "60000");
         properties.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_MILLIS));
-        properties.setProperty("useCompression", Boolean.toString(options.compress()));
-        properties.setProperty("useLocalSessionState", "true");
-        properties.setProperty("elideSetAutoCommits", "true");
         properties.setProperty("allowLoadLocalInfile", "false");
-        TlsProperties.apply(options.ssl(), properties);
         this.url = "jdbc:mysql://" + options.address() + "/";
     }
 
