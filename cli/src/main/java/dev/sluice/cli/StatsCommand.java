@@ -1,6 +1,6 @@
 package dev.sluice.cli;
 
-import dev.sluice.proxy.admin.Json;
+import dev.sluice.slap.JsonText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -62,7 +62,7 @@ public final class StatsCommand implements Callable<Integer> {
                     err.println("sluice stats: " + uri + " answered " + response.statusCode() + ": " + response.body().strip());
                     return 1;
                 }
-                backends = (List<?>) Json.parse(response.body());
+                backends = (List<?>) JsonText.parse(response.body());
             } catch (IOException | IllegalArgumentException | ClassCastException e) {
                 err.println("sluice stats: cannot read " + uri + ": " + e.getMessage()
                         + " (is the proxy running with its HTTP admin port there? see --admin)");

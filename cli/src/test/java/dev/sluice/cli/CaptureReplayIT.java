@@ -9,8 +9,8 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.slap.CaptureFile;
-import dev.sluice.slap.CaptureJson;
 import dev.sluice.slap.CapturedEvent;
+import dev.sluice.slap.JsonText;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
 import dev.sluice.testkit.MariaDbServer;
@@ -155,7 +155,7 @@ class CaptureReplayIT {
         assertThat(executed.get("Com_select")).isGreaterThan(executed.get("Com_stmt_execute") / 2);
         for (String line : Files.readAllLines(jsonl)) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> fields = (Map<String, Object>) CaptureJson.parse(line);
+            Map<String, Object> fields = (Map<String, Object>) JsonText.parse(line);
             assertThat(fields).as(line).containsKeys(CapturedEvent.FIELDS.toArray(String[]::new));
             assertThat(fields.get("time")).as(line).asString().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}Z");
             assertThat(fields).as(line).containsEntry("user", TestUsers.APP_USER).containsEntry("schema", SCHEMA)
@@ -193,7 +193,7 @@ class CaptureReplayIT {
         assertThat(digest.exit()).as(digest.toString()).isZero();
         assertThat(digest.err()).as(digest.toString()).isEmpty();
         @SuppressWarnings("unchecked")
-        Map<String, Object> report = (Map<String, Object>) CaptureJson.parse(digest.out().strip());
+        Map<String, Object> report = (Map<String, Object>) JsonText.parse(digest.out().strip());
         @SuppressWarnings("unchecked")
         Map<String, Object> global = (Map<String, Object>) report.get("global");
         assertThat(global.get("query_count")).as(digest.out()).isEqualTo(entries);

@@ -52,7 +52,7 @@ public final class CaptureFile {
                     throw new IllegalArgumentException(file + ":" + number + ": not a JSON object" + hint);
                 }
                 try {
-                    action.accept(CapturedEvent.of((Map<String, Object>) CaptureJson.parse(line)));
+                    action.accept(CapturedEvent.of((Map<String, Object>) JsonText.parse(line)));
                 } catch (IllegalArgumentException | ClassCastException e) {
                     throw new IllegalArgumentException(file + ":" + number + ": " + e.getMessage(), e);
                 }

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small JSON writer and reader for the admin API: maps, lists, strings, numbers, booleans and
- * null. Numbers that are not finite are written as null, as JSON has no NaN. The reader (for
- * {@code sluice stats} and tests) gives maps, lists, strings, Long or Double, Boolean and null.
+ * A small JSON writer for the admin API: maps, lists, strings, numbers, booleans and null.
+ * Numbers that are not finite are written as null, as JSON has no NaN. Readers ({@code sluice
+ * stats}, the tests) use Jackson.
  */
 public final class Json {
 
@@ -88,17 +88,5 @@ public final class Json {
             }
         }
         out.append('"');
-    }
-
-    /**
-     * Parses one JSON value.
-     *
-     * @throws IllegalArgumentException saying what was found where, and what was expected
-     */
-    public static Object parse(String text) {
-        JsonReader reader = new JsonReader(text);
-        Object value = reader.value();
-        reader.end();
-        return value;
     }
 }

@@ -223,16 +223,16 @@ class AdminPortsIT {
     @Test
     void jsonApisAndHealth() throws Exception {
         var http = proxy.admin().httpAddress();
-        List<?> backends = (List<?>) Json.parse(AdminClients.get(http, "/api/backends").body());
+        List<?> backends = (List<?>) JsonTest.parse(AdminClients.get(http, "/api/backends").body());
         assertThat(backends.stream().map(b -> (Object) ((Map<?, ?>) b).get("name")).toList())
                 .containsExactly("primary", "replica1", "replica2");
         Map<?, ?> primary = (Map<?, ?>) backends.get(0);
         assertThat(primary.get("role")).isEqualTo("primary");
         assertThat(primary.get("read_only")).isEqualTo(0L);
-        Map<?, ?> digests = (Map<?, ?>) Json.parse(AdminClients.get(http, "/api/digests?limit=1").body());
+        Map<?, ?> digests = (Map<?, ?>) JsonTest.parse(AdminClients.get(http, "/api/digests?limit=1").body());
         assertThat(digests.get("evicted")).isEqualTo(0L);
         assertThat((List<?>) digests.get("digests")).hasSize(1);
-        List<?> sessions = (List<?>) Json.parse(AdminClients.get(http, "/api/sessions").body());
+        List<?> sessions = (List<?>) JsonTest.parse(AdminClients.get(http, "/api/sessions").body());
         assertThat(sessions).singleElement().satisfies(s -> assertThat(((Map<?, ?>) s).get("user")).isEqualTo("app"));
         Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(AdminClients.get(http, "/health").statusCode()).isEqualTo(200));

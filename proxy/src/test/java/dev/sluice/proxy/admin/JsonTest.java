@@ -1,8 +1,10 @@
 package dev.sluice.proxy.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +12,15 @@ import org.junit.jupiter.api.Test;
 
 class JsonTest {
 
+    /** Jackson reads back what the writer wrote. */
+    static final ObjectMapper READER = JsonMapper.builder().enable(DeserializationFeature.USE_LONG_FOR_INTS).build();
+
+    static Object parse(String text) throws Exception {
+        return READER.readValue(text, Object.class);
+    }
+
     @Test
-    void writesAndReadsBack() {
+    void writesWhatAJsonParserReadsBack() throws Exception {
         Map<String, Object> value = new LinkedHashMap<>();
         value.put("name", "a \"quoted\"\\ név\n\u0001");
         value.put("count", 42L);
@@ -24,20 +33,12 @@ class JsonTest {
         assertThat(text).startsWith("{\"name\":\"a \\\"quoted\\\"\\\\ név\\n\\u0001\",\"count\":42,\"ratio\":0.5,\"nan\":null");
         Map<String, Object> expected = new LinkedHashMap<>(value);
         expected.put("nan", null);
-        assertThat(Json.parse(text)).isEqualTo(expected);
-        assertThat(Json.parse(" [ -1.5e3 , \"\\u00e9\" ] ")).isEqualTo(List.of(-1500.0, "é"));
+        assertThat(parse(text)).isEqualTo(expected);
     }
 
     @Test
     void tablesBecomeArraysOfObjects() {
         Table table = new Table.Builder("t").text("a").integer("b").row("x", 1).row(null, 2).build();
         assertThat(Json.write(Json.rows(table))).isEqualTo("[{\"a\":\"x\",\"b\":1},{\"a\":null,\"b\":2}]");
-    }
-
-    @Test
-    void badJsonSaysWhereAndWhat() {
-        assertThatThrownBy(() -> Json.parse("{\"a\" 1}")).hasMessage("JSON: found '1' at offset 5 (expected: ':')");
-        assertThatThrownBy(() -> Json.parse("[1,")).hasMessageContaining("found the end");
-        assertThatThrownBy(() -> Json.parse("1 2")).hasMessageContaining("(expected: the end)");
     }
 }
