@@ -12,6 +12,7 @@ import com.mysql.cj.protocol.a.NativePacketPayload;
 import com.mysql.cj.protocol.a.NativeProtocol;
 import com.mysql.cj.protocol.a.NativeServerSession;
 
+import java.io.IOException;
 import java.nio.charset.Charset;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -59,7 +60,7 @@ final class ProtocolQuery {
         boolean compressed = session.getPropertySet().getBooleanProperty(PropertyKey.useCompression).getValue();
         try {
             this.plainRows = compressed ? null : BufferedReadSocketFactory.resultRows(protocol.getSocketConnection().getMysqlSocket());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new SQLException("cannot read the connection's socket: " + e.getMessage(), "08S01", e);
         }
     }
@@ -125,7 +126,7 @@ final class ProtocolQuery {
     private int skipPlainRows() {
         try {
             rows += plainRows.skipRows();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new CJCommunicationsException("Communications link failure: " + e.getMessage(), e);
         }
         end.setByteBuffer(plainRows.end());
