@@ -199,6 +199,11 @@ public final class ProxyServer implements AutoCloseable {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
+    /** The Netty transport the event loops run on: io_uring, epoll or nio. */
+    public String transport() {
+        return transport.name();
+    }
+
     public InetSocketAddress address() {
         return (InetSocketAddress) serverChannel.localAddress();
     }
