@@ -27,8 +27,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -135,21 +133,19 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.channel().config().setAutoRead(false);
-        CompletableFuture.supplyAsync(() -> exchange.onClientData(data), AuthWork.EXECUTOR)
-                .whenComplete((step, failure) -> ctx.executor().execute(() -> {
-                    if (phase != Phase.AUTH || !ctx.channel().isActive()) {
-                        return;
-                    }
-                    if (failure != null) {
-                        Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-                        refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + cause.getMessage());
-                        return;
-                    }
-                    step(ctx, step);
-                    if (phase == Phase.AUTH) {
-                        ctx.channel().config().setAutoRead(true);
-                    }
-                }));
+        AuthWork.step(exchange, data, ctx.executor(), (step, failure) -> {
+            if (phase != Phase.AUTH || !ctx.channel().isActive()) {
+                return;
+            }
+            if (failure != null) {
+                refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + failure.getMessage());
+                return;
+            }
+            step(ctx, step);
+            if (phase == Phase.AUTH) {
+                ctx.channel().config().setAutoRead(true);
+            }
+        });
     }
 
     private void step(ChannelHandlerContext ctx, ServerStep step) {

@@ -17,8 +17,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.buffer.ByteBufUtil;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * COM_CHANGE_USER in split mode, answered by the proxy: the session has no backend connection of
@@ -69,10 +67,10 @@ final class ChangeUser {
     }
 
     /**
-     * {@link #next} for a packet whose step decrypts with the proxy's RSA key: the step runs on
-     * {@link AuthWork#EXECUTOR}, and {@code then} gets the answer's progress on the client's event
-     * loop (null when the client left meanwhile). False, doing nothing, for a cheap packet: call
-     * {@link #next} then.
+     * {@link #next} for a packet whose step decrypts with the proxy's RSA key: the step runs on the
+     * auth threads ({@link AuthWork#step}), and {@code then} gets the answer's progress on the
+     * client's event loop (null when the client left meanwhile). False, doing nothing, for a cheap
+     * packet: call {@link #next} then.
      */
     boolean nextOffLoop(ByteBuf frame, Channel client, java.util.function.Consumer<Progress> then) {
         byte[] data = ByteBufUtil.getBytes(RawPacketDecoder.payload(frame));
@@ -80,17 +78,15 @@ final class ChangeUser {
             return false;
         }
         int sequence = RawPacketDecoder.sequenceId(frame);
-        CompletableFuture.supplyAsync(() -> exchange.onClientData(data), AuthWork.EXECUTOR)
-                .whenComplete((step, failure) -> client.eventLoop().execute(() -> {
-                    if (!client.isActive()) {
-                        then.accept(null);
-                        return;
-                    }
-                    sequenceId = sequence;
-                    then.accept(failure == null ? answer(step, client) : answer(new ServerStep.Reject(1043, "08S01",
-                            "Bad handshake: " + (failure instanceof CompletionException ? failure.getCause() : failure)
-                                    .getMessage()), client));
-                }));
+        AuthWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
+            if (!client.isActive()) {
+                then.accept(null);
+                return;
+            }
+            sequenceId = sequence;
+            then.accept(answer(failure == null ? step
+                    : new ServerStep.Reject(1043, "08S01", "Bad handshake: " + failure.getMessage()), client));
+        });
         return true;
     }
 
