@@ -141,21 +141,19 @@ class ConnectorJSessionIT {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void blobLargerThanOnePacketRoundTrips(boolean serverSide) throws Exception {
-        String options = "useServerPrepStmts=" + serverSide;
-        byte[] blob = randomBlob(42);
-        String digest = sha256(blob);
-        List<Object> expected = directRoundTrip(options, blob, serverSide);
-        assertThat(expected.subList(0, serverSide ? 5 : 4)).containsExactlyElementsOf(serverSide
-                ? List.of(1, 1, (long) BLOB_SIZE, digest, digest) : List.of(1, (long) BLOB_SIZE, digest, digest));
-        assertThat(((Rows) expected.getLast()).rows()).hasSize(serverSide ? 2 : 1).allSatisfy(row -> {
+        BigBlob big = BigBlob.of(42, serverSide);
+        assertThat(big.directAnswer().subList(0, serverSide ? 5 : 4)).containsExactlyElementsOf(serverSide
+                ? List.of(1, 1, (long) BLOB_SIZE, big.digest(), big.digest())
+                : List.of(1, (long) BLOB_SIZE, big.digest(), big.digest()));
+        assertThat(((Rows) big.directAnswer().getLast()).rows()).hasSize(serverSide ? 2 : 1).allSatisfy(row -> {
             assertThat(((Number) row.get(1)).longValue()).isEqualTo(BLOB_SIZE);
-            assertThat(row.get(2)).isEqualTo(digest);
+            assertThat(row.get(2)).isEqualTo(big.digest());
         });
-        try (Connection c = through(proxy, options)) {
+        try (Connection c = through(proxy, big.options())) {
             assertThat(StatementResult.execute(c, "SELECT @@max_allowed_packet")).singleElement()
                     .extracting(r -> ((Number) ((Rows) r).rows().getFirst().getFirst()).longValue())
                     .as("the backend's max_allowed_packet leaves room for the BLOB").isEqualTo(64L << 20);
-            assertThat(blobRoundTrip(c, blob, serverSide)).isEqualTo(expected);
+            assertThat(blobRoundTrip(c, big.blob(), serverSide)).isEqualTo(big.directAnswer());
         }
     }
 
@@ -168,21 +166,18 @@ class ConnectorJSessionIT {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void commandsLargerThanOnePacketInSplitMode(boolean serverSide) throws Exception {
-        String options = "useServerPrepStmts=" + serverSide;
-        byte[] blob = randomBlob(7);
-        String digest = sha256(blob);
-        List<Object> expected = directRoundTrip(options, blob, serverSide);
+        BigBlob big = BigBlob.of(7, serverSide);
         SluiceConfig config = ProxyFixture.config(ProxyFixture.backends(cluster))
                 .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN));
-        try (ProxyServer split = ProxyFixture.start(config); Connection c = through(split, options)) {
+        try (ProxyServer split = ProxyFixture.start(config); Connection c = through(split, big.options())) {
             // One parameter: Connector/J sends a client-side one in hex, twice its size.
             try (PreparedStatement read = c.prepareStatement("SELECT SHA2(?, 256), @@port")) {
                 java.util.Set<Integer> ports = new java.util.HashSet<>();
                 for (int i = 0; i < 4; i++) {
-                    read.setBytes(1, blob);
+                    read.setBytes(1, big.blob());
                     try (ResultSet rs = read.executeQuery()) {
                         assertThat(rs.next()).isTrue();
-                        assertThat(rs.getString(1)).isEqualTo(digest);
+                        assertThat(rs.getString(1)).isEqualTo(big.digest());
                         ports.add(rs.getInt(2));
                     }
                 }
@@ -195,24 +190,28 @@ class ConnectorJSessionIT {
                     assertThat(ports).containsExactly(cluster.primary().port());
                 }
             }
-            assertThat(blobRoundTrip(c, blob, serverSide)).isEqualTo(expected);
+            assertThat(blobRoundTrip(c, big.blob(), serverSide)).isEqualTo(big.directAnswer());
             assertThat(StatementResult.execute(c, "SELECT 'still in step'")).singleElement()
                     .extracting(r -> ((Rows) r).rows()).isEqualTo(List.of(List.of("still in step")));
         }
     }
 
-    private static byte[] randomBlob(long seed) {
-        byte[] blob = new byte[BLOB_SIZE];
-        new Random(seed).nextBytes(blob);
-        return blob;
-    }
+    /**
+     * A BLOB over one packet, its SHA-256, and {@link #blobRoundTrip} on a direct connection to the
+     * primary: what the proxy must give back.
+     */
+    private record BigBlob(String options, byte[] blob, String digest, List<Object> directAnswer) {
 
-    /** {@link #blobRoundTrip} on a direct connection to the primary: what the proxy must give back. */
-    private static List<Object> directRoundTrip(String options, byte[] blob, boolean serverSide) throws Exception {
-        try (Connection c = direct(options)) {
-            return blobRoundTrip(c, blob, serverSide);
+        static BigBlob of(long seed, boolean serverSide) throws Exception {
+            String options = "useServerPrepStmts=" + serverSide;
+            byte[] blob = new byte[BLOB_SIZE];
+            new Random(seed).nextBytes(blob);
+            try (Connection c = direct(options)) {
+                return new BigBlob(options, blob, sha256(blob), blobRoundTrip(c, blob, serverSide));
+            }
         }
     }
+
 
     /**
      * Inserts the BLOB as one value (a command over 16 MiB) and, with server-side statements, as a
