@@ -66,8 +66,9 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
         private final byte[] buffer = new byte[BUFFER_SIZE];
         private int position;
         private int limit;
-        private byte[] end = new byte[64];
-        private int endLength;
+        /** The last packet kept whole: an OK, ERR or EOF, a column count. */
+        private byte[] packet = new byte[64];
+        private int packetLength;
 
         BufferedRead(InputStream socket) {
             this.socket = socket;
@@ -135,15 +136,14 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
             long rows = 0;
             boolean continuation = false;
             while (true) {
-                int length = readByte() | readByte() << 8 | readByte() << 16;
-                readByte(); // the sequence id: checked by the server on the next command, not here
+                int length = header();
                 if (!continuation && length < ResultRows.MAX_PAYLOAD) {
                     if (position == limit && length > 0 && !fill()) {
-                        throw new EOFException("the server closed the connection in a result set");
+                        throw closed();
                     }
                     int head = length == 0 ? -1 : buffer[position] & 0xFF;
                     if (head == ResultRows.END_OF_ROWS || head == ResultRows.ERROR) {
-                        readEnd(length);
+                        keep(length);
                         return rows;
                     }
                 }
@@ -157,18 +157,45 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
         }
 
         @Override
-        public byte[] end() {
-            return end;
+        public void readPacket() throws IOException {
+            keep(shortPacket());
         }
 
         @Override
-        public int endLength() {
-            return endLength;
+        public void skipPackets(long count) throws IOException {
+            for (long i = 0; i < count; i++) {
+                skipFully(shortPacket());
+            }
+        }
+
+        @Override
+        public byte[] packet() {
+            return packet;
+        }
+
+        @Override
+        public int packetLength() {
+            return packetLength;
+        }
+
+        /** The payload length from a packet's header; the sequence id is checked by the server on the next command, not here. */
+        private int header() throws IOException {
+            int length = readByte() | readByte() << 8 | readByte() << 16;
+            readByte();
+            return length;
+        }
+
+        private int shortPacket() throws IOException {
+            int length = header();
+            if (length == ResultRows.MAX_PAYLOAD) {
+                throw new IOException("a packet of 16 MiB or more where the protocol has only short ones");
+            }
+            return length;
         }
 
         private int readByte() throws IOException {
             if (position == limit && !fill()) {
-                throw new EOFException("the server closed the connection in a result set");
+                throw closed();
             }
             return buffer[position++] & 0xFF;
         }
@@ -177,7 +204,7 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
             int left = length;
             while (left > 0) {
                 if (position == limit && !fill()) {
-                    throw new EOFException("the server closed the connection in a result set");
+                    throw closed();
                 }
                 int n = Math.min(left, limit - position);
                 position += n;
@@ -185,19 +212,23 @@ public final class BufferedReadSocketFactory extends StandardSocketFactory {
             }
         }
 
-        private void readEnd(int length) throws IOException {
-            if (end.length < length) {
-                end = new byte[length];
+        private void keep(int length) throws IOException {
+            if (packet.length < length) {
+                packet = new byte[length];
             }
             int done = 0;
             while (done < length) {
-                int n = read(end, done, length - done);
+                int n = read(packet, done, length - done);
                 if (n < 0) {
-                    throw new EOFException("the server closed the connection in a result set");
+                    throw closed();
                 }
                 done += n;
             }
-            endLength = length;
+            packetLength = length;
+        }
+
+        private static EOFException closed() {
+            return new EOFException("the server closed the connection in the middle of a reply");
         }
 
         @Override

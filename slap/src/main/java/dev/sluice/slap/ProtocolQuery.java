@@ -13,6 +13,7 @@ import com.mysql.cj.protocol.a.NativeProtocol;
 import com.mysql.cj.protocol.a.NativeServerSession;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.Charset;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +26,9 @@ import java.sql.SQLException;
  * objects and gives each result set its own calendars and value factories); on a machine the
  * client shares with the server that CPU is taken from the server being measured. Connector/J
  * still does everything else: the connection, authentication, TLS, compression, packet framing,
- * query attributes and the error packets (thrown as the SQLExceptions JDBC would throw).
+ * query attributes and the error packets (thrown as the SQLExceptions JDBC would throw). On a
+ * plain connection (no TLS, no compression) statements of up to {@link PlainQuery#MAX_TEXT}
+ * bytes bypass even the protocol layer's packet reading and writing (see there).
  */
 final class ProtocolQuery {
 
@@ -46,6 +49,8 @@ final class ProtocolQuery {
     private final NativePacketPayload row = new NativePacketPayload(1024);
     /** Null under TLS or compression, where rows go through Connector/J's packet reader. */
     private final ResultRows plainRows;
+    /** Null where {@link #plainRows} is, or where the server takes query attributes. */
+    private final PlainQuery plain;
     private final NativePacketPayload end = new NativePacketPayload(0);
     private long rows;
 
@@ -59,9 +64,12 @@ final class ProtocolQuery {
         this.charset = Charset.forName(encoding == null ? "UTF-8" : encoding);
         boolean compressed = session.getPropertySet().getBooleanProperty(PropertyKey.useCompression).getValue();
         try {
-            this.plainRows = compressed ? null : BufferedReadSocketFactory.resultRows(protocol.getSocketConnection().getMysqlSocket());
+            Socket socket = protocol.getSocketConnection().getMysqlSocket();
+            this.plainRows = compressed ? null : BufferedReadSocketFactory.resultRows(socket);
+            this.plain = plainRows != null && PlainQuery.usable(server)
+                    ? new PlainQuery(plainRows, socket.getOutputStream(), protocol) : null;
         } catch (IOException e) {
-            throw new SQLException("cannot read the connection's socket: " + e.getMessage(), "08S01", e);
+            throw new SQLException("cannot use the connection's socket: " + e.getMessage(), "08S01", e);
         }
     }
 
@@ -70,15 +78,19 @@ final class ProtocolQuery {
      * results. A server error is thrown as JDBC throws it.
      */
     long run(String sql) throws SQLException {
-        request.setPosition(0);
-        messages.buildComQuery(request, session, sql.getBytes(charset));
-        rows = 0;
+        byte[] text = sql.getBytes(charset);
         try {
+            if (plain != null && text.length <= PlainQuery.MAX_TEXT) {
+                return plain.run(text);
+            }
+            request.setPosition(0);
+            messages.buildComQuery(request, session, text);
+            rows = 0;
             NativePacketPayload packet = protocol.sendCommand(request, false, 0);
             while (true) {
                 int status = result(packet);
                 // Kept up to date as Connector/J's own statements keep it (the transaction state).
-                server.setStatusFlags(status, true);
+                server.setStatusFlags(status);
                 if ((status & SERVER_MORE_RESULTS_EXISTS) == 0) {
                     return rows;
                 }
@@ -129,10 +141,10 @@ final class ProtocolQuery {
         } catch (IOException e) {
             throw new CJCommunicationsException("Communications link failure: " + e.getMessage(), e);
         }
-        end.setByteBuffer(plainRows.end());
-        end.setPayloadLength(plainRows.endLength());
+        end.setByteBuffer(plainRows.packet());
+        end.setPayloadLength(plainRows.packetLength());
         end.setPosition(0);
-        if ((plainRows.end()[0] & 0xFF) == ERROR) {
+        if ((plainRows.packet()[0] & 0xFF) == ERROR) {
             protocol.checkErrorMessage(end);
         }
         return server.isEOFDeprecated() ? okStatus(end) : eofStatus(end);

@@ -3,10 +3,11 @@ package dev.sluice.slap;
 import java.io.IOException;
 
 /**
- * The row packets of a text result read straight off the connection's read buffer: each packet's
- * header is read and its payload stepped over, with no copy and no object per row. mysqlslap
- * stores every row (mysql_store_result) and frees them unread; slap reads the same bytes and
- * skips building what nobody looks at. Only where the socket's bytes are the protocol's bytes
+ * The packets of a reply read straight off the connection's read buffer: rows and column
+ * definitions have their header read and their payload stepped over, with no copy and no object
+ * per packet; only the packets whose content matters (OK, ERR, EOF, a column count) are kept.
+ * mysqlslap stores every row (mysql_store_result) and frees them unread; slap reads the same bytes
+ * and skips building what nobody looks at. Only where the socket's bytes are the protocol's bytes
  * (no TLS, no compression).
  */
 interface ResultRows {
@@ -17,12 +18,18 @@ interface ResultRows {
 
     /**
      * Reads row packets until the packet that ends them (EOF, or OK under CLIENT_DEPRECATE_EOF,
-     * both starting 0xFE; or ERR), which is kept in {@link #end()}; returns the rows read.
+     * both starting 0xFE; or ERR), which is kept in {@link #packet()}; returns the rows read.
      */
     long skipRows() throws IOException;
 
-    /** The payload of the packet that ended the rows, {@link #endLength()} bytes long. */
-    byte[] end();
+    /** Reads one packet of less than {@link #MAX_PAYLOAD} bytes whole into {@link #packet()}. */
+    void readPacket() throws IOException;
 
-    int endLength();
+    /** Steps over {@code count} packets of less than {@link #MAX_PAYLOAD} bytes each. */
+    void skipPackets(long count) throws IOException;
+
+    /** The payload of the last packet kept, {@link #packetLength()} bytes long. */
+    byte[] packet();
+
+    int packetLength();
 }

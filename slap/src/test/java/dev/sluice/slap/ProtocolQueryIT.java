@@ -57,6 +57,17 @@ class ProtocolQueryIT {
 
     @ParameterizedTest(name = "compress={0}")
     @ValueSource(booleans = {false, true})
+    void aStatementLongerThanThePlainPathTakesIsRunToo(boolean compress, MariaDbServer server) throws SQLException {
+        String literal = "x".repeat(PlainQuery.MAX_TEXT);
+        try (JdbcSession session = open(server, compress)) {
+            assertThat(query(session).run("SELECT LENGTH('" + literal + "') UNION ALL SELECT 1")).isEqualTo(2);
+            assertThat(query(session).run("SELECT 1 FROM dual WHERE '" + literal + "' = 'y'")).isZero();
+            assertThat(session.column("SELECT 5", 1)).containsExactly("5");
+        }
+    }
+
+    @ParameterizedTest(name = "compress={0}")
+    @ValueSource(booleans = {false, true})
     void aRowLongerThanOnePacketIsReadWhole(boolean compress, MariaDbServer server) throws SQLException {
         try (Connection admin = server.openAdmin(); Statement set = admin.createStatement()) {
             String before;

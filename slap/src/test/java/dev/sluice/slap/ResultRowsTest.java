@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class ResultRowsTest {
         ResultRows rows = BufferedReadSocketFactory.reading(new ByteArrayInputStream(out.toByteArray()));
 
         assertThat(rows.skipRows()).isEqualTo(4);
-        assertThat(Arrays.copyOf(rows.end(), rows.endLength())).isEqualTo(ok);
+        assertThat(Arrays.copyOf(rows.packet(), rows.packetLength())).isEqualTo(ok);
     }
 
     @Test
@@ -65,7 +66,7 @@ class ResultRowsTest {
         ResultRows rows = BufferedReadSocketFactory.reading(trickling(out.toByteArray()));
 
         assertThat(rows.skipRows()).isEqualTo(1);
-        assertThat(Arrays.copyOf(rows.end(), rows.endLength())).isEqualTo(error);
+        assertThat(Arrays.copyOf(rows.packet(), rows.packetLength())).isEqualTo(error);
     }
 
     @Test
@@ -77,5 +78,32 @@ class ResultRowsTest {
         ResultRows rows = BufferedReadSocketFactory.reading(trickling(Arrays.copyOf(cut, out.size() + 2)));
 
         assertThatThrownBy(rows::skipRows).isInstanceOf(EOFException.class);
+    }
+
+    @Test
+    void keepsTheShortPacketsAndStepsOverTheColumnDefinitions() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        packet(out, 1, new byte[] {2});                                   // two columns
+        packet(out, 2, filled(300, 3));                                   // their definitions
+        packet(out, 3, filled(45, 3));
+        packet(out, 4, new byte[] {(byte) 0xFE, 0, 0, 2, 0});             // EOF
+        packet(out, 5, new byte[] {1, '1', 1, '2'});
+        byte[] eof = {(byte) 0xFE, 0, 0, 2, 0};
+        packet(out, 6, eof);
+        ResultRows rows = BufferedReadSocketFactory.reading(trickling(out.toByteArray()));
+
+        rows.readPacket();
+        assertThat(Arrays.copyOf(rows.packet(), rows.packetLength())).containsExactly(2);
+        rows.skipPackets(3);
+        assertThat(rows.skipRows()).isEqualTo(1);
+        assertThat(Arrays.copyOf(rows.packet(), rows.packetLength())).isEqualTo(eof);
+    }
+
+    @Test
+    void aLongPacketWhereOnlyShortOnesBelongIsAnError() {
+        byte[] header = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1};
+        ResultRows rows = BufferedReadSocketFactory.reading(new ByteArrayInputStream(header));
+
+        assertThatThrownBy(rows::readPacket).isInstanceOf(IOException.class).hasMessageContaining("16 MiB");
     }
 }

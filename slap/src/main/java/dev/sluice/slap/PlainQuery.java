@@ -1,0 +1,162 @@
+package dev.sluice.slap;
+
+import com.mysql.cj.exceptions.CJCommunicationsException;
+import com.mysql.cj.protocol.a.NativePacketPayload;
+import com.mysql.cj.protocol.a.NativeProtocol;
+import com.mysql.cj.protocol.a.NativeServerSession;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * A COM_QUERY written to a plain connection's socket in one write, and its results read off the
+ * socket's read buffer, every packet but the few that carry a status stepped over in place. Going
+ * through Connector/J's protocol layer costs a load client several microseconds of CPU per
+ * statement (a packet object, a header object and a copy for each column definition, its
+ * bookkeeping per command), taken on a shared machine from the server being measured, and more
+ * code for the JIT to compile while the first clients run. Connector/J keeps the connection:
+ * it connected and authenticated it, it decodes the error packets (so errors are the exceptions
+ * JDBC throws) and it is told the server status after each result, as its own statements tell it.
+ */
+final class PlainQuery {
+
+    /**
+     * Longer statements go through Connector/J, which splits packets of 16 MiB and more and
+     * checks max_allowed_packet before sending.
+     */
+    static final int MAX_TEXT = 1 << 16;
+
+    private static final int COM_QUERY = 0x03;
+    private static final int OK = 0x00;
+    private static final int LOCAL_INFILE = 0xFB;
+    private static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
+
+    private final ResultRows in;
+    private final OutputStream out;
+    private final NativeProtocol protocol;
+    private final NativeServerSession server;
+    /** Connector/J's view of an error packet, for it to decode. */
+    private final NativePacketPayload error = new NativePacketPayload(0);
+    private byte[] request = new byte[512];
+    private long rows;
+
+    PlainQuery(ResultRows in, OutputStream out, NativeProtocol protocol) {
+        this.in = in;
+        this.out = out;
+        this.protocol = protocol;
+        this.server = protocol.getServerSession();
+    }
+
+    /**
+     * Whether statements can go this way: not when the server takes query attributes, whose
+     * fields every COM_QUERY would then carry (MySQL 8.0.23 and later; Connector/J adds them).
+     */
+    static boolean usable(NativeServerSession server) {
+        return !server.supportsQueryAttributes();
+    }
+
+    /** Runs a statement of at most {@link #MAX_TEXT} bytes; returns the rows of all of its results. */
+    long run(byte[] text) {
+        rows = 0;
+        // As Connector/J's sendCommand: the status before the command becomes the old status (its
+        // transaction-state tracking compares the two), the current one is unknown until the reply.
+        server.setStatusFlags(0, true);
+        try {
+            send(text);
+            while (true) {
+                in.readPacket();
+                int status = in.packetLength() > 0 && in.packet()[0] == OK ? okStatus() : resultSet();
+                // Kept up to date as Connector/J's own statements keep it (the transaction state).
+                server.setStatusFlags(status);
+                if ((status & SERVER_MORE_RESULTS_EXISTS) == 0) {
+                    return rows;
+                }
+            }
+        } catch (IOException e) {
+            throw new CJCommunicationsException("Communications link failure: " + e.getMessage(), e);
+        }
+    }
+
+    private void send(byte[] text) throws IOException {
+        int length = 1 + text.length;
+        if (request.length < 4 + length) {
+            request = new byte[Math.max(4 + length, request.length * 2)];
+        }
+        request[0] = (byte) length;
+        request[1] = (byte) (length >>> 8);
+        request[2] = (byte) (length >>> 16);
+        request[3] = 0;
+        request[4] = COM_QUERY;
+        System.arraycopy(text, 0, request, 5, text.length);
+        out.write(request, 0, 4 + length);
+    }
+
+    /** The first packet is an ERR or a column count; returns the status of the packet that ends the rows. */
+    private int resultSet() throws IOException {
+        byte[] first = in.packet();
+        if (in.packetLength() == 0) {
+            throw new IOException("an empty packet in reply to COM_QUERY");
+        }
+        int head = first[0] & 0xFF;
+        if (head == ResultRows.ERROR) {
+            throw serverError();
+        }
+        if (head == LOCAL_INFILE) {
+            // slap never offers CLIENT_LOCAL_FILES, so no server asks for a file.
+            throw new IOException("a LOCAL INFILE request in reply to COM_QUERY, which slap does not offer");
+        }
+        long columns = lengthEncoded(first, 0);
+        in.skipPackets(server.isEOFDeprecated() ? columns : columns + 1);
+        rows += in.skipRows();
+        byte[] end = in.packet();
+        if ((end[0] & 0xFF) == ResultRows.ERROR) {
+            throw serverError();
+        }
+        // Under CLIENT_DEPRECATE_EOF an OK (0xFE, affected rows, last insert id, status); else an
+        // EOF (0xFE, warnings, status).
+        return server.isEOFDeprecated() ? okStatus() : (end[3] & 0xFF) | (end[4] & 0xFF) << 8;
+    }
+
+    /** OK: header, affected rows, last insert id (both length-encoded), status flags. */
+    private int okStatus() {
+        byte[] ok = in.packet();
+        int position = skipLengthEncoded(ok, skipLengthEncoded(ok, 1));
+        return (ok[position] & 0xFF) | (ok[position + 1] & 0xFF) << 8;
+    }
+
+    /** Connector/J decodes the ERR packet and throws what JDBC throws for it. */
+    private RuntimeException serverError() {
+        error.setByteBuffer(in.packet());
+        error.setPayloadLength(in.packetLength());
+        error.setPosition(0);
+        protocol.checkErrorMessage(error);
+        return new IllegalStateException("Connector/J accepted an error packet as no error");
+    }
+
+    private static long lengthEncoded(byte[] bytes, int at) {
+        int first = bytes[at] & 0xFF;
+        return switch (first) {
+            case 0xFC -> little(bytes, at + 1, 2);
+            case 0xFD -> little(bytes, at + 1, 3);
+            case 0xFE -> little(bytes, at + 1, 8);
+            default -> first;
+        };
+    }
+
+    private static int skipLengthEncoded(byte[] bytes, int at) {
+        return switch (bytes[at] & 0xFF) {
+            case 0xFC -> at + 3;
+            case 0xFD -> at + 4;
+            case 0xFE -> at + 9;
+            default -> at + 1;
+        };
+    }
+
+    private static long little(byte[] bytes, int at, int count) {
+        long value = 0;
+        for (int i = count - 1; i >= 0; i--) {
+            value = value << 8 | (bytes[at + i] & 0xFF);
+        }
+        return value;
+    }
+}
