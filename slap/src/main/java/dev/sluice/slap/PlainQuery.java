@@ -1,6 +1,7 @@
 package dev.sluice.slap;
 
 import com.mysql.cj.exceptions.CJCommunicationsException;
+import com.mysql.cj.protocol.a.NativeConstants.IntegerDataType;
 import com.mysql.cj.protocol.a.NativePacketPayload;
 import com.mysql.cj.protocol.a.NativeProtocol;
 import com.mysql.cj.protocol.a.NativeServerSession;
@@ -35,8 +36,8 @@ final class PlainQuery {
     private final OutputStream out;
     private final NativeProtocol protocol;
     private final NativeServerSession server;
-    /** Connector/J's view of an error packet, for it to decode. */
-    private final NativePacketPayload error = new NativePacketPayload(0);
+    /** Connector/J's reader over the packet last kept (status fields, error packets). */
+    private final NativePacketPayload view = new NativePacketPayload(0);
     private byte[] request = new byte[512];
     private long rows;
 
@@ -93,11 +94,10 @@ final class PlainQuery {
 
     /** The first packet is an ERR or a column count; returns the status of the packet that ends the rows. */
     private int resultSet() throws IOException {
-        byte[] first = in.packet();
         if (in.packetLength() == 0) {
             throw new IOException("an empty packet in reply to COM_QUERY");
         }
-        int head = first[0] & 0xFF;
+        int head = in.packet()[0] & 0xFF;
         if (head == ResultRows.ERROR) {
             throw serverError();
         }
@@ -105,58 +105,27 @@ final class PlainQuery {
             // slap never offers CLIENT_LOCAL_FILES, so no server asks for a file.
             throw new IOException("a LOCAL INFILE request in reply to COM_QUERY, which slap does not offer");
         }
-        long columns = lengthEncoded(first, 0);
+        long columns = packet().readInteger(IntegerDataType.INT_LENENC);
         in.skipPackets(server.isEOFDeprecated() ? columns : columns + 1);
         rows += in.skipRows();
-        byte[] end = in.packet();
-        if ((end[0] & 0xFF) == ResultRows.ERROR) {
-            throw serverError();
-        }
-        // Under CLIENT_DEPRECATE_EOF an OK (0xFE, affected rows, last insert id, status); else an
-        // EOF (0xFE, warnings, status).
-        return server.isEOFDeprecated() ? okStatus() : (end[3] & 0xFF) | (end[4] & 0xFF) << 8;
+        return ProtocolQuery.endOfRows(protocol, packet());
     }
 
-    /** OK: header, affected rows, last insert id (both length-encoded), status flags. */
     private int okStatus() {
-        byte[] ok = in.packet();
-        int position = skipLengthEncoded(ok, skipLengthEncoded(ok, 1));
-        return (ok[position] & 0xFF) | (ok[position + 1] & 0xFF) << 8;
+        return ProtocolQuery.okStatus(packet());
     }
 
     /** Connector/J decodes the ERR packet and throws what JDBC throws for it. */
     private RuntimeException serverError() {
-        error.setByteBuffer(in.packet());
-        error.setPayloadLength(in.packetLength());
-        error.setPosition(0);
-        protocol.checkErrorMessage(error);
+        protocol.checkErrorMessage(packet());
         return new IllegalStateException("Connector/J accepted an error packet as no error");
     }
 
-    private static long lengthEncoded(byte[] bytes, int at) {
-        int first = bytes[at] & 0xFF;
-        return switch (first) {
-            case 0xFC -> little(bytes, at + 1, 2);
-            case 0xFD -> little(bytes, at + 1, 3);
-            case 0xFE -> little(bytes, at + 1, 8);
-            default -> first;
-        };
-    }
-
-    private static int skipLengthEncoded(byte[] bytes, int at) {
-        return switch (bytes[at] & 0xFF) {
-            case 0xFC -> at + 3;
-            case 0xFD -> at + 4;
-            case 0xFE -> at + 9;
-            default -> at + 1;
-        };
-    }
-
-    private static long little(byte[] bytes, int at, int count) {
-        long value = 0;
-        for (int i = count - 1; i >= 0; i--) {
-            value = value << 8 | (bytes[at + i] & 0xFF);
-        }
-        return value;
+    /** The packet last kept, seen through Connector/J's payload reader, from its first byte. */
+    private NativePacketPayload packet() {
+        view.setByteBuffer(in.packet());
+        view.setPayloadLength(in.packetLength());
+        view.setPosition(0);
+        return view;
     }
 }

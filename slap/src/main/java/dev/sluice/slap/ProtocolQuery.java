@@ -143,15 +143,23 @@ final class ProtocolQuery {
         }
         end.setByteBuffer(plainRows.packet());
         end.setPayloadLength(plainRows.packetLength());
-        end.setPosition(0);
-        if ((plainRows.packet()[0] & 0xFF) == ERROR) {
+        return endOfRows(protocol, end);
+    }
+
+    /**
+     * The status in the packet that ended the rows: an EOF, or an OK under CLIENT_DEPRECATE_EOF;
+     * an ERR is thrown as JDBC throws it.
+     */
+    static int endOfRows(NativeProtocol protocol, NativePacketPayload end) {
+        if ((end.getByteBuffer()[0] & 0xFF) == ERROR) {
+            end.setPosition(0);
             protocol.checkErrorMessage(end);
         }
-        return server.isEOFDeprecated() ? okStatus(end) : eofStatus(end);
+        return protocol.getServerSession().isEOFDeprecated() ? okStatus(end) : eofStatus(end);
     }
 
     /** OK: header, affected rows, last insert id (both length-encoded), status flags, warnings. */
-    private static int okStatus(NativePacketPayload ok) {
+    static int okStatus(NativePacketPayload ok) {
         ok.setPosition(1);
         ok.readInteger(IntegerDataType.INT_LENENC);
         ok.readInteger(IntegerDataType.INT_LENENC);
@@ -159,7 +167,7 @@ final class ProtocolQuery {
     }
 
     /** EOF: header, warnings, status flags. */
-    private static int eofStatus(NativePacketPayload eof) {
+    static int eofStatus(NativePacketPayload eof) {
         eof.setPosition(3);
         return (int) eof.readInteger(IntegerDataType.INT2);
     }
