@@ -5,6 +5,8 @@
 #   bench/slap-vs-mysqlslap.sh -h HOST -P PORT -u USER -p PASSWORD
 #
 # Options: --rounds N (default 5), --skip-high (skip the 1000 and 3000 client runs).
+# A 1000 or 3000 client run that has not finished after HIGH_TIMEOUT seconds (default 300) is
+# stopped and reported as such (mariadb-slap has been seen to wait forever at 3000 clients).
 # Environment:
 #   SLAP_CMD       how to run slap; default: the working tree built in its own folder
 #                  (SLUICE_TARGET, default target-slapbench: mvn package, only when sources are newer
@@ -22,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 home=$(pwd)
 
-host="" port="" user="app" password="app" rounds=5 high=1
+host="" port="" user="app" password="app" rounds=5 high=1 high_timeout=${HIGH_TIMEOUT:-300}
 while [ $# -gt 0 ]; do
   case "$1" in
     -h) host=$2; shift 2 ;;
@@ -154,11 +156,14 @@ if [ "$high" = 1 ]; then
         cmd=("${slap_cmd[@]}")
       fi
       status=0
-      "${cmd[@]}" "${conn[@]}" "${high_load[@]}" --csv >"$work/high.out" 2>"$work/high.err" || status=$?
+      timeout "$high_timeout" "${cmd[@]}" "${conn[@]}" "${high_load[@]}" --csv >"$work/high.out" 2>"$work/high.err" \
+        || status=$?
       seconds=$(awk -F, 'NF >= 7 { print $3 }' "$work/high.out" | tail -1)
       problems=$(grep -c . "$work/high.err" || true)
       if [ "$status" = 0 ] && [ -n "$seconds" ] && [ "$problems" = 0 ]; then
         printf "%6d clients %-13s completed in %s s\n" "$clients" "$tool" "$seconds"
+      elif [ "$status" = 124 ]; then
+        printf "%6d clients %-13s did not finish within %s s (stopped)\n" "$clients" "$tool" "$high_timeout"
       else
         printf "%6d clients %-13s FAILED (exit %s): %s\n" "$clients" "$tool" "$status" "$(head -c 300 "$work/high.err" | tr '\n' ' ')"
       fi
