@@ -37,7 +37,9 @@
 # leaves 127.0.0.1.
 #
 # Knobs (defaults in brackets):
-#   QUICK [0]  ROUNDS [4, QUICK 2]  SB_TIME [10, QUICK 4] seconds per cell  WARMUP [15, QUICK 6]
+#   QUICK [0]  ROUNDS [4, QUICK 2]  SB_TIME [10, QUICK 4] seconds per cell
+#   WARMUP [15, QUICK 6] .. WARMUP_MAX [300, QUICK 30]: each proxy's warm-up at 16 clients runs at least
+#     WARMUP seconds, then 10 s at a time until its JIT compilers use under 100 ms of CPU in 10 s
 #   THREADS ["1 16"]  TABLES [4]  TABLE_SIZE [100000]
 #   SLUICE_HOME [this repository]  SLUICE_TARGET [target-bench]: the build folder; the working
 #     tree is built there as it is (mvn package, only when sources are newer than the last build)
@@ -56,11 +58,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 H=127.0.0.1
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-  ROUNDS=${ROUNDS:-2}; SB_TIME=${SB_TIME:-4}; WARMUP=${WARMUP:-6}; PROFILE_TIME=${PROFILE_TIME:-8}
+  ROUNDS=${ROUNDS:-2}; SB_TIME=${SB_TIME:-4}; WARMUP=${WARMUP:-6}; WARMUP_MAX=${WARMUP_MAX:-30}; PROFILE_TIME=${PROFILE_TIME:-8}
 fi
 ROUNDS=${ROUNDS:-4}
 SB_TIME=${SB_TIME:-10}
 WARMUP=${WARMUP:-15}
+WARMUP_MAX=${WARMUP_MAX:-300}
 PROFILE_TIME=${PROFILE_TIME:-20}
 THREADS=${THREADS:-"1 16"}
 TABLES=${TABLES:-4}
@@ -149,6 +152,14 @@ loop_ticks() { # utime+stime of the proxy's event-loop threads (Netty names them
   local t sum=0
   for t in /proc/$1/task/*; do
     grep -qE "$EVENT_LOOP_THREADS" "$t/comm" 2>/dev/null || continue
+    sum=$((sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')))
+  done
+  echo $sum
+}
+jit_ticks() { # utime+stime of the JVM's JIT compiler threads (C1 CompilerThre..., C2 CompilerThre...)
+  local t sum=0
+  for t in /proc/$1/task/*; do
+    grep -q "CompilerThre" "$t/comm" 2>/dev/null || continue
     sum=$((sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')))
   done
   echo $sum
@@ -314,6 +325,20 @@ if 1 in verdict:
 PY
 }
 
+# The warm-up runs WARMUP seconds, then 10 more at a time until the proxy's JIT compilers used less
+# than 100 ms of CPU in the last 10 s (at most WARMUP_MAX seconds in all). Under load on 2 cores C2
+# takes minutes to finish: cells measured before it has show up to twice the CPU per query.
+warm_up() { # target threads (PROXY_PID set)
+  local target=$1 th=$2 spent=$WARMUP j0 j1 jit_ms=NA
+  cell 0 "$target" "$th" "$WARMUP"
+  while [ "$spent" -lt "$WARMUP_MAX" ]; do
+    j0=$(jit_ticks "$PROXY_PID"); cell 0 "$target" "$th" 10; j1=$(jit_ticks "$PROXY_PID")
+    spent=$((spent + 10)); jit_ms=$(( (j1 - j0) * TICK_US / 1000 ))
+    [ "$jit_ms" -lt 100 ] && break
+  done
+  log "warm-up of $target: ${spent}s at $th clients; its JIT compilers used ${jit_ms} ms of CPU in the last 10 s"
+}
+
 run_points() {
   build_proxy
   start_backend --max_connections=1000
@@ -322,9 +347,8 @@ run_points() {
   timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
     || die "sysbench prepare (see $OUT/sb-prepare.log)"
   printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\tevent_loop_ticks\n' > "$RES"
-  # Under load on 2 cores C2 needs a while: measured cells before it is done show twice the CPU.
-  log "warm-up: ${WARMUP}s through the proxy at 16 clients, 3s direct (not counted)"
-  cell 0 proxy 16 "$WARMUP"; cell 0 direct 16 3
+  log "warm-up: through the proxy at 16 clients until its JIT is quiet (${WARMUP}-${WARMUP_MAX}s), 3s direct (not counted)"
+  warm_up proxy 16; cell 0 direct 16 3
   sed -i '2,$d' "$RES"   # warm-up rows are not results
   local round th n=0 order
   for round in $(seq 1 "$ROUNDS"); do
@@ -525,9 +549,9 @@ run_ab() { # A-name A-yaml B-name B-yaml [B's extra JVM options] [A's] -> sets A
   timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
     || die "sysbench prepare (see $OUT/sb-prepare.log)"
   printf 'round\ttarget\tthreads\tqps\tqueries\tavg_ms\terrors\tproxy_utime_ticks\tproxy_stime_ticks\tbackend_ticks\trc\tevent_loop_ticks\n' > "$RES"
-  log "warm-up: ${WARMUP}s through each proxy at 16 clients (not counted)"
-  PROXY_PID=$a_pid; cell 0 "$a" $th "$WARMUP"
-  PROXY_PID=$b_pid; cell 0 "$b" $th "$WARMUP"
+  log "warm-up: through each proxy at 16 clients until its JIT is quiet (${WARMUP}-${WARMUP_MAX}s, not counted)"
+  PROXY_PID=$a_pid; warm_up "$a" $th
+  PROXY_PID=$b_pid; warm_up "$b" $th
   sed -i '2,$d' "$RES"   # warm-up rows are not results
   for round in $(seq 1 "$ROUNDS"); do
     for th in $ab_threads; do
