@@ -148,22 +148,17 @@ wait_port() { # port seconds
 ticks() { # "utime stime" of a process, in clock ticks
   [ -r /proc/$1/stat ] && sed 's/.*) //' /proc/$1/stat | awk '{print $12, $13}' || echo "0 0"
 }
-loop_ticks() { # utime+stime of the proxy's event-loop threads (Netty names them multiThreadIoEventLoopGroup-N-M)
+thread_ticks() { # pid regex: utime+stime of the process's threads whose name (/proc/PID/task/*/comm) matches
   local t sum=0
   for t in /proc/$1/task/*; do
-    grep -qE "$EVENT_LOOP_THREADS" "$t/comm" 2>/dev/null || continue
+    grep -qE "$2" "$t/comm" 2>/dev/null || continue
     sum=$((sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')))
   done
   echo $sum
 }
-jit_ticks() { # utime+stime of the JVM's JIT compiler threads (C1 CompilerThre..., C2 CompilerThre...)
-  local t sum=0
-  for t in /proc/$1/task/*; do
-    grep -q "CompilerThre" "$t/comm" 2>/dev/null || continue
-    sum=$((sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')))
-  done
-  echo $sum
-}
+# The proxy's Netty event loops (multiThreadIoEventLoopGroup-N-M) and the JVM's JIT compilers.
+loop_ticks() { thread_ticks "$1" "$EVENT_LOOP_THREADS"; }
+jit_ticks() { thread_ticks "$1" "CompilerThre"; }
 rss_kb() { awk '/^VmRSS/{print $2}' /proc/$1/status 2>/dev/null || echo 0; }
 fds() { ls /proc/$1/fd 2>/dev/null | wc -l; }
 db_sql() { mariadb --skip-ssl -S "$SOCK" -uroot -N -B -e "$1"; }
