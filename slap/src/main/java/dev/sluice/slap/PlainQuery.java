@@ -28,9 +28,7 @@ final class PlainQuery {
     static final int MAX_TEXT = 1 << 16;
 
     private static final int COM_QUERY = 0x03;
-    private static final int OK = 0x00;
     private static final int LOCAL_INFILE = 0xFB;
-    private static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
 
     private final ResultRows in;
     private final OutputStream out;
@@ -66,10 +64,10 @@ final class PlainQuery {
             send(text);
             while (true) {
                 in.readPacket();
-                int status = in.packetLength() > 0 && in.packet()[0] == OK ? okStatus() : resultSet();
+                int status = in.packetLength() > 0 && in.packet()[0] == ProtocolQuery.OK ? okStatus() : resultSet();
                 // Kept up to date as Connector/J's own statements keep it (the transaction state).
                 server.setStatusFlags(status);
-                if ((status & SERVER_MORE_RESULTS_EXISTS) == 0) {
+                if ((status & ProtocolQuery.SERVER_MORE_RESULTS_EXISTS) == 0) {
                     return rows;
                 }
             }

@@ -32,12 +32,8 @@ import java.sql.SQLException;
  */
 final class ProtocolQuery {
 
-    private static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
-    private static final int OK = 0x00;
-    private static final int END_OF_ROWS = 0xFE;
-    private static final int ERROR = 0xFF;
-    /** A row packet starting with 0xFE is a lenenc string of 2^24 bytes or more: never shorter than this. */
-    private static final int MAX_PACKET = 0xFFFFFF;
+    static final int SERVER_MORE_RESULTS_EXISTS = 0x0008;
+    static final int OK = 0x00;
 
     private final ConnectionImpl connection;
     private final NativeSession session;
@@ -125,10 +121,11 @@ final class ProtocolQuery {
         while (true) {
             NativePacketPayload next = protocol.readMessage(row);
             int head = next.getByteBuffer()[0] & 0xFF;
-            if (head == END_OF_ROWS && next.getPayloadLength() < MAX_PACKET) {
+            // A row starting 0xFE is a length-encoded string of 2^24 bytes or more: never a short packet.
+            if (head == ResultRows.END_OF_ROWS && next.getPayloadLength() < ResultRows.MAX_PAYLOAD) {
                 return server.isEOFDeprecated() ? okStatus(next) : eofStatus(next);
             }
-            if (head == ERROR) {
+            if (head == ResultRows.ERROR) {
                 protocol.checkErrorMessage(next);
             }
             rows++;
@@ -151,7 +148,7 @@ final class ProtocolQuery {
      * an ERR is thrown as JDBC throws it.
      */
     static int endOfRows(NativeProtocol protocol, NativePacketPayload end) {
-        if ((end.getByteBuffer()[0] & 0xFF) == ERROR) {
+        if ((end.getByteBuffer()[0] & 0xFF) == ResultRows.ERROR) {
             end.setPosition(0);
             protocol.checkErrorMessage(end);
         }
