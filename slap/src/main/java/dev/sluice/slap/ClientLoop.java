@@ -96,6 +96,7 @@ final class ClientLoop implements Runnable {
     /** Runs one statement; false when the client must stop. */
     private boolean execute(Statement statement) throws InterruptedException {
         String sql;
+        byte[] utf8 = null;
         if (statement.kind() == Statement.Kind.KEYED) {
             List<String> keys = context.keys();
             if (keys.isEmpty()) {
@@ -105,6 +106,7 @@ final class ClientLoop implements Runnable {
             sql = statement.render(keys.get(ThreadLocalRandom.current().nextInt(keys.size())));
         } else {
             sql = statement.sql();
+            utf8 = statement.utf8();
         }
         RateGate gate = control.gate();
         long start = gate != null ? gate.acquire() : System.nanoTime();
@@ -112,7 +114,7 @@ final class ClientLoop implements Runnable {
             return false;
         }
         try {
-            session.execute(sql);
+            session.execute(sql, utf8);
             counters.record(statement.category(), System.nanoTime() - start);
             return true;
         } catch (SQLException e) {

@@ -29,11 +29,16 @@ final class JdbcSession implements SqlSession {
 
     @Override
     public void execute(String sql) throws SQLException {
+        execute(sql, null);
+    }
+
+    @Override
+    public void execute(String sql, byte[] utf8) throws SQLException {
         if (echo != null) {
             echo.print(sql + ";\n");
             echo.flush();
         }
-        query.run(sql);
+        query.run(sql, utf8);
     }
 
     /**

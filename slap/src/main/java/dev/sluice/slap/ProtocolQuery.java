@@ -15,6 +15,7 @@ import com.mysql.cj.protocol.a.NativeServerSession;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -41,6 +42,7 @@ final class ProtocolQuery {
     private final NativeServerSession server;
     private final NativeMessageBuilder messages;
     private final Charset charset;
+    private final boolean utf8;
     private final NativePacketPayload request = new NativePacketPayload(1024);
     private final NativePacketPayload row = new NativePacketPayload(1024);
     /** Null under TLS or compression, where rows go through Connector/J's packet reader. */
@@ -58,6 +60,7 @@ final class ProtocolQuery {
         this.messages = (NativeMessageBuilder) protocol.getMessageBuilder();
         String encoding = session.getPropertySet().getStringProperty(PropertyKey.characterEncoding).getValue();
         this.charset = Charset.forName(encoding == null ? "UTF-8" : encoding);
+        this.utf8 = charset.equals(StandardCharsets.UTF_8);
         boolean compressed = session.getPropertySet().getBooleanProperty(PropertyKey.useCompression).getValue();
         try {
             Socket socket = protocol.getSocketConnection().getMysqlSocket();
@@ -74,7 +77,12 @@ final class ProtocolQuery {
      * results. A server error is thrown as JDBC throws it.
      */
     long run(String sql) throws SQLException {
-        byte[] text = sql.getBytes(charset);
+        return run(sql, null);
+    }
+
+    /** {@link #run(String)}, with {@code utf8} (if not null) the text already encoded in UTF-8. */
+    long run(String sql, byte[] utf8Text) throws SQLException {
+        byte[] text = utf8Text != null && utf8 ? utf8Text : sql.getBytes(charset);
         try {
             if (plain != null && text.length <= PlainQuery.MAX_TEXT) {
                 return plain.run(text);
