@@ -19,7 +19,8 @@
 # plaintext. Each round runs both tools once, the one that goes first alternating. Prints, per
 # concurrency value, the median over the rounds of mysqlslap's "average seconds" for each tool
 # and the ratio slap / mariadb-slap (<= 1.00: slap is no slower), the overall ratio of each
-# round, then whether 1000 and 3000 clients complete with each tool.
+# round, the CPU each tool used per run (and the server's CPU while it ran, when this script
+# started the server), then whether 1000 and 3000 clients complete with each tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 home=$(pwd)
@@ -111,8 +112,21 @@ echo "mariadb-slap: $("$mariadb_slap" --version)"
 echo "workload: ${workload[*]}"
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-run_mariadb_slap() { "$mariadb_slap" --no-defaults --skip-ssl "${conn[@]}" "${workload[@]}" --csv="$work/m.$1.csv" >/dev/null; }
-run_slap() { "${slap_cmd[@]}" "${conn[@]}" "${workload[@]}" --csv="$work/s.$1.csv" >/dev/null; }
+# The server's CPU so far in clock ticks (utime + stime), when this script started it; else empty.
+server_ticks() { [ -n "$server_pid" ] && awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+# Runs one tool once, keeping its CSV, its own CPU (bash's time: user and system seconds of the
+# process and its children) and the server's CPU over the run in $work/<tool>.<round>.cpu.
+measured() {
+  local name=$1 round=$2 before after
+  shift 2
+  before=$(server_ticks)
+  { TIMEFORMAT='%U %S'; time "$@" --csv="$work/$name.$round.csv" >/dev/null 2>"$work/$name.$round.err"; } \
+    2>"$work/$name.$round.cpu" || { echo "$1 failed:" >&2; cat "$work/$name.$round.err" >&2; exit 1; }
+  after=$(server_ticks)
+  echo "${before:+$(( after - before ))}" >>"$work/$name.$round.cpu"
+}
+run_mariadb_slap() { measured m "$1" "$mariadb_slap" --no-defaults --skip-ssl "${conn[@]}" "${workload[@]}"; }
+run_slap() { measured s "$1" "${slap_cmd[@]}" "${conn[@]}" "${workload[@]}"; }
 for round in $(seq 1 "$rounds"); do
   if [ $((round % 2)) = 1 ]; then
     run_mariadb_slap "$round"; run_slap "$round"; order="mariadb-slap first"
@@ -124,9 +138,9 @@ done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # CSV: engine,load_type,avg,min,max,clients,queries_per_client
-python3 - "$work" "$rounds" <<'EOF'
+python3 - "$work" "$rounds" "$(getconf CLK_TCK)" <<'EOF'
 import statistics, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
+work, rounds, ticks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def read(tool, r):
     return {int(f[5]): float(f[2]) for f in (line.split(",") for line in open(f"{work}/{tool}.{r}.csv")) if len(f) >= 7}
 m = [read("m", r) for r in range(1, rounds + 1)]
@@ -141,6 +155,21 @@ for c in sorted(m[0]):
 print(f"{'all':>8} {tm:>16.3f} {ts:>10.3f} {ts / tm:>7.2f}   (slap / mariadb-slap; <= 1.00 means slap is no slower)")
 ratios = [sum(b.values()) / sum(a.values()) for a, b in zip(m, s)]
 print("overall ratio per round: " + " ".join(f"{x:.2f}" for x in ratios) + f"  (median {statistics.median(ratios):.2f})")
+
+# CPU per run, medians over the rounds: the client's own (its JVM's start and JIT included for
+# slap), and the server's while that client ran, when this script started the server.
+def cpu(tool, r):
+    lines = open(f"{work}/{tool}.{r}.cpu").read().split("\n")
+    user, system = (float(x) for x in lines[0].split())
+    server = int(lines[1]) / ticks if len(lines) > 1 and lines[1].strip() else None
+    return user, system, server
+print(f"\nCPU per run (median over {rounds} rounds; seconds):")
+print(f"{'':>13} {'user':>6} {'system':>7} {'server':>7}")
+for tool, name in (("m", "mariadb-slap"), ("s", "slap")):
+    runs = [cpu(tool, r) for r in range(1, rounds + 1)]
+    server = [x[2] for x in runs if x[2] is not None]
+    shown = f"{statistics.median(server):>7.2f}" if server else f"{'-':>7}"
+    print(f"{name:>13} {statistics.median(x[0] for x in runs):>6.2f} {statistics.median(x[1] for x in runs):>7.2f} {shown}")
 EOF
 
 if [ "$high" = 1 ]; then
