@@ -42,7 +42,8 @@ final class ProtocolQuery {
     private final NativeServerSession server;
     private final NativeMessageBuilder messages;
     private final Charset charset;
-    private final boolean utf8;
+    /** Whether the connection's charset is UTF-8, so that a statement's UTF-8 text can be sent as it is. */
+    private final boolean charsetIsUtf8;
     private final NativePacketPayload request = new NativePacketPayload(1024);
     private final NativePacketPayload row = new NativePacketPayload(1024);
     /** Null under TLS or compression, where rows go through Connector/J's packet reader. */
@@ -60,7 +61,7 @@ final class ProtocolQuery {
         this.messages = (NativeMessageBuilder) protocol.getMessageBuilder();
         String encoding = session.getPropertySet().getStringProperty(PropertyKey.characterEncoding).getValue();
         this.charset = Charset.forName(encoding == null ? "UTF-8" : encoding);
-        this.utf8 = charset.equals(StandardCharsets.UTF_8);
+        this.charsetIsUtf8 = charset.equals(StandardCharsets.UTF_8);
         boolean compressed = session.getPropertySet().getBooleanProperty(PropertyKey.useCompression).getValue();
         try {
             Socket socket = protocol.getSocketConnection().getMysqlSocket();
@@ -80,9 +81,9 @@ final class ProtocolQuery {
         return run(sql, null);
     }
 
-    /** {@link #run(String)}, with {@code utf8} (if not null) the text already encoded in UTF-8. */
-    long run(String sql, byte[] utf8Text) throws SQLException {
-        byte[] text = utf8Text != null && utf8 ? utf8Text : sql.getBytes(charset);
+    /** {@link #run(String)}, with {@code utf8} (if not null) {@code sql} already encoded in UTF-8. */
+    long run(String sql, byte[] utf8) throws SQLException {
+        byte[] text = utf8 != null && charsetIsUtf8 ? utf8 : sql.getBytes(charset);
         try {
             if (plain != null && text.length <= PlainQuery.MAX_TEXT) {
                 return plain.run(text);

@@ -57,6 +57,18 @@ class ProtocolQueryIT {
 
     @ParameterizedTest(name = "compress={0}")
     @ValueSource(booleans = {false, true})
+    void aStatementEncodedOnceReachesTheServerAsWritten(boolean compress, MariaDbServer server) throws SQLException {
+        dev.sluice.slap.Statement statement = dev.sluice.slap.Statement.plain("SELECT 'déjà vu ✓' INTO @said");
+        try (JdbcSession session = open(server, compress)) {
+            session.execute(statement.sql(), statement.utf8());
+            session.execute(statement.sql(), statement.utf8());
+            assertThat(session.column("SELECT @said", 1)).containsExactly("déjà vu ✓");
+            assertThat(session.column("SELECT CHAR_LENGTH(@said)", 1)).containsExactly("9");
+        }
+    }
+
+    @ParameterizedTest(name = "compress={0}")
+    @ValueSource(booleans = {false, true})
     void aStatementLongerThanThePlainPathTakesIsRunToo(boolean compress, MariaDbServer server) throws SQLException {
         String literal = "x".repeat(PlainQuery.MAX_TEXT);
         try (JdbcSession session = open(server, compress)) {
