@@ -113,7 +113,7 @@ echo "workload: ${workload[*]}"
 echo "$(nproc) cores; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # The server's CPU so far in clock ticks (utime + stime), when this script started it; else empty.
-server_ticks() { [ -n "$server_pid" ] && awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+server_ticks() { if [ -n "$server_pid" ]; then awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; fi; }
 # Runs one tool once, keeping its CSV, its own CPU (bash's time: user and system seconds of the
 # process and its children) and the server's CPU over the run in $work/<tool>.<round>.cpu.
 measured() {
