@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * sysbench through the proxy in split mode, 60 s at 16 threads each: oltp_read_write (every
  * statement in transactions, so all on the primary) and oltp_read_only without transactions (all
- * on the replicas). Zero errors: a write that reached a read-only replica would fail with 1290.
+ * on the replicas). Zero errors but deadlocks: a write that reached a read-only replica would fail
+ * with 1290 and end the run.
  */
 @ExtendWith(MariaDbClusterExtension.class)
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -85,17 +86,24 @@ class SplitSysbenchIT {
         }
     }
 
+    /**
+     * Deadlocks (1213) are the one error tolerated: 16 threads deleting and re-inserting random rows
+     * of 4 x 10,000 make InnoDB pick a victim now and then whoever relays the statements (CI saw one
+     * in a 60 s run), and sysbench retries the transaction. Any other error ends the run.
+     */
     private static ExternalTool.Run run(String workload, String... more) throws Exception {
         List<String> options = new ArrayList<>(List.of("--threads=16", "--time=60", "--events=0",
-                "--report-interval=0", "--db-ps-mode=auto", "--mysql-ignore-errors=none"));
+                "--report-interval=0", "--db-ps-mode=auto", "--mysql-ignore-errors=1213"));
         options.addAll(List.of(more));
         ExternalTool.Run run = ExternalTool.require("sysbench").run(args(workload, proxy.port(), "run",
                 options.toArray(String[]::new)), null, Duration.ofSeconds(120), work);
         System.out.println(run.stdout());
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.stdout() + run.stderr()).as(run.toString()).doesNotContain("FATAL", "ALERT");
-        assertThat(figure(run, "transactions")).as(run.toString()).isPositive();
-        assertThat(figure(run, "ignored errors")).as(run.toString()).isZero();
+        long transactions = figure(run, "transactions");
+        assertThat(transactions).as(run.toString()).isPositive();
+        assertThat(figure(run, "ignored errors")).as("deadlocks retried\n%s", run)
+                .isLessThan(Math.max(10, transactions / 100));
         assertThat(figure(run, "reconnects")).as(run.toString()).isZero();
         return run;
     }
