@@ -4,6 +4,7 @@ import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.Wire;
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
 
 /**
  * The server greeting, Protocol::HandshakeV10
@@ -34,6 +35,21 @@ public record HandshakeV10(
     public static final String MARIADB_VERSION_PREFIX = "5.5.5-";
 
     private static final String NAME = "HandshakeV10";
+
+    /**
+     * A greeting carrying {@code seed} (the scramble, 20 bytes as servers send it) the way MySQL
+     * and MariaDB lay it out: its first 8 bytes, then the rest followed by a NUL, with the length
+     * byte counting scramble and NUL.
+     */
+    public static HandshakeV10 withSeed(String serverVersion, long connectionId, byte[] seed, long capabilities,
+                                        int characterSet, int statusFlags, String authPluginName) {
+        if (seed.length < 8) {
+            throw new IllegalArgumentException("a scramble of " + seed.length + " bytes (expected: at least 8)");
+        }
+        byte[] part2 = Arrays.copyOfRange(seed, 8, seed.length + 1);
+        return new HandshakeV10(serverVersion, connectionId, Arrays.copyOf(seed, 8), capabilities,
+                characterSet, statusFlags, seed.length + 1, part2, authPluginName);
+    }
 
     public static HandshakeV10 decode(ByteBuf payload) {
         int protocol = Fields.int1(payload, "HandshakeV10.protocol_version");

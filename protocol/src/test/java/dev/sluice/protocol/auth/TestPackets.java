@@ -14,7 +14,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -29,9 +28,8 @@ final class TestPackets {
     }
 
     static byte[] greeting(String serverVersion, byte[] seed, long capabilities, String pluginName) {
-        byte[] part2 = Arrays.copyOfRange(seed, 8, seed.length + 1);   // the rest of the seed and its NUL
-        return Payloads.encode(new HandshakeV10(serverVersion, 7, Arrays.copyOf(seed, 8), capabilities,
-                UTF8MB4_0900_AI_CI, SERVER_STATUS_AUTOCOMMIT, seed.length + 1, part2, pluginName));
+        return Payloads.encode(HandshakeV10.withSeed(serverVersion, 7, seed, capabilities, UTF8MB4_0900_AI_CI,
+                SERVER_STATUS_AUTOCOMMIT, pluginName));
     }
 
     static HandshakeV10 parseGreeting(byte[] payload) {

@@ -60,6 +60,20 @@ class HandshakeV10Test {
         assertThat(h.authPluginName()).isEqualTo("mysql_native_password");
     }
 
+    @Test
+    void aGreetingBuiltFromTheScrambleIsTheOneMariaDbSent() {
+        // What the proxy sends its clients: built from a 20-byte scramble, byte for byte MariaDB 11.4's greeting.
+        CapturedPacket greeting = Captures.inFrame("handshake-native-11.4.pcapng", Direction.SERVER_TO_CLIENT, 4);
+        HandshakeV10 sent = RoundTrip.exact(greeting.payload(), HandshakeV10::decode, HandshakeV10::encode);
+
+        HandshakeV10 built = HandshakeV10.withSeed(sent.serverVersion(), sent.connectionId(), sent.scramble(),
+                sent.capabilities(), sent.characterSet(), sent.statusFlags(), sent.authPluginName());
+
+        RoundTrip.assertSameBytes(RoundTrip.encoded(built::encode), greeting.payload());
+        assertThatThrownBy(() -> HandshakeV10.withSeed("11.4.5-MariaDB", 1, new byte[7], 0, 8, 2, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("7 bytes");
+    }
+
     /**
      * The MySQL docs' example greeting (page_protocol_connection_phase_packets_protocol_handshake_v10,
      * MySQL 5.6.4-m7-log, CLIENT_PLUGIN_AUTH set), payload only.

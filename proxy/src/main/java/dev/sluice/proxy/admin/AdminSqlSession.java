@@ -24,7 +24,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -64,9 +63,9 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        byte[] part2 = Arrays.copyOf(Arrays.copyOfRange(seed, 8, 20), 13);
-        HandshakeV10 greeting = new HandshakeV10(AdminSqlServer.VERSION, CONNECTION_IDS.incrementAndGet() & 0xFFFF_FFFFL,
-                Arrays.copyOf(seed, 8), CAPABILITIES, 45, ServerStatus.AUTOCOMMIT, 21, part2, MysqlNativePassword.NAME);
+        HandshakeV10 greeting = HandshakeV10.withSeed(AdminSqlServer.VERSION,
+                CONNECTION_IDS.incrementAndGet() & 0xFFFF_FFFFL, seed, CAPABILITIES, 45, ServerStatus.AUTOCOMMIT,
+                MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
         ctx.fireChannelActive();
     }

@@ -26,7 +26,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -63,11 +62,9 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         ServerIdentity identity = runtime.serverIdentity();
         offered = CapabilityPolicy.offerToClients(identity.capabilities(), runtime.clientTls() != null,
                 runtime.config().limits().allowLocalInfile());
-        byte[] part2 = Arrays.copyOf(Arrays.copyOfRange(seed, 8, 20), 13);
         connectionId = runtime.nextConnectionId();
-        HandshakeV10 greeting = new HandshakeV10(identity.serverVersion(), connectionId,
-                Arrays.copyOf(seed, 8), offered, identity.charset(), ServerStatus.AUTOCOMMIT, 21, part2,
-                MysqlNativePassword.NAME);
+        HandshakeV10 greeting = HandshakeV10.withSeed(identity.serverVersion(), connectionId, seed, offered,
+                identity.charset(), ServerStatus.AUTOCOMMIT, MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
         ctx.fireChannelActive();
     }
