@@ -1,19 +1,34 @@
 package dev.sluice.slap;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
-/** {@code --json=FILE}: every figure of every run, machine readable. */
+/**
+ * {@code --json=FILE}: every figure of every run, machine readable, written by Jackson. Seconds,
+ * latencies and rates carry three decimals, as the text output does; a figure that is not a
+ * number (a rate over no time) is null.
+ */
 final class JsonReport {
 
-    private final StringBuilder json = new StringBuilder();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .build();
+    private static final double[] PERCENTILES = {50, 90, 95, 99, 99.9};
 
     private JsonReport() {
     }
@@ -27,138 +42,103 @@ final class JsonReport {
     }
 
     static String render(SlapOptions options, SlapResult result) {
-        JsonReport r = new JsonReport();
-        r.json.append("{\n  \"tool\": \"sluice slap\",\n  \"options\": {");
-        r.field("concurrency", options.plannedConcurrency().toString()).comma();
-        r.field("iterations", options.iterations()).comma();
-        r.field("number_of_queries", options.numberOfQueries()).comma();
-        r.field("load_type", quote(options.workload().autoGenerateSql() ? options.workload().loadType() : "query")).comma();
-        r.field("commit", options.commit()).comma();
-        r.field("detach", options.detach()).comma();
-        r.field("time_seconds", options.timeSeconds()).comma();
-        r.field("rate", number(options.rate()));
-        r.json.append("},\n  \"runs\": [");
-        for (int i = 0; i < result.runs().size(); i++) {
-            r.json.append(i == 0 ? "\n    " : ",\n    ");
-            r.run(result.runs().get(i));
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("tool", "sluice slap");
+        report.put("options", options(options));
+        report.put("runs", result.runs().stream().map(JsonReport::run).toList());
+        report.put("sweeps", result.sweeps().stream().map(JsonReport::sweep).toList());
+        try {
+            return JSON.writeValueAsString(report) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the report is not JSON: " + e.getOriginalMessage(), e);
         }
-        r.json.append("\n  ],\n  \"sweeps\": [");
-        for (int i = 0; i < result.sweeps().size(); i++) {
-            SweepResult sweep = result.sweeps().get(i);
-            r.json.append(i == 0 ? "\n    {" : ",\n    {");
-            r.field("engine", quote(sweep.engine())).comma();
-            r.field("clients", sweep.rows().stream().map(ConcurrencyResult::clients).toList().toString()).comma();
-            r.field("knee", sweep.knee()).comma();
-            r.field("stop_reason", quote(sweep.stopReason()));
-            r.json.append('}');
-        }
-        r.json.append("\n  ]\n}\n");
-        return r.json.toString();
     }
 
-    private void run(ConcurrencyResult run) {
-        json.append('{');
-        field("engine", quote(run.engine())).comma();
-        field("load_type", quote(run.loadType())).comma();
-        field("clients", run.clients()).comma();
-        field("queries_per_client", run.queriesPerClient()).comma();
-        field("avg_seconds", MysqlslapFormat.seconds(run.avgMillis())).comma();
-        field("min_seconds", MysqlslapFormat.seconds(run.minMillis())).comma();
-        field("max_seconds", MysqlslapFormat.seconds(run.maxMillis())).comma();
-        field("total_queries", run.totalQueries()).comma();
-        field("queries_per_second", number(run.queriesPerSecond())).comma();
-        json.append("\"latency_ms\": ");
-        latency(run.latencyMicros());
-        comma();
-        json.append("\"errors\": ");
-        errors(run.errors());
-        comma();
-        json.append("\"failed_connects\": ");
-        errors(run.failedConnects());
-        json.append(", \"iterations\": [");
-        List<PhaseResult> iterations = run.iterations();
-        for (int i = 0; i < iterations.size(); i++) {
-            PhaseResult it = iterations.get(i);
-            json.append(i == 0 ? "{" : ", {");
-            field("seconds", number(it.nanos() / 1e9)).comma();
-            field("queries", it.queries()).comma();
-            field("reads", it.reads()).comma();
-            field("writes", it.writes()).comma();
-            field("others", it.others()).comma();
-            field("commits", it.commits()).comma();
-            field("reconnects", it.reconnects()).comma();
-            field("errors", it.errorCount()).comma();
-            field("failed_connects", it.failedConnectCount());
-            json.append('}');
-        }
-        json.append("]}");
+    private static Map<String, Object> options(SlapOptions options) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("concurrency", options.plannedConcurrency());
+        o.put("iterations", options.iterations());
+        o.put("number_of_queries", options.numberOfQueries());
+        o.put("load_type", options.workload().autoGenerateSql() ? options.workload().loadType() : "query");
+        o.put("commit", options.commit());
+        o.put("detach", options.detach());
+        o.put("time_seconds", options.timeSeconds());
+        o.put("rate", decimal(options.rate()));
+        return o;
     }
 
-    private void latency(Histogram h) {
-        json.append('{');
-        field("count", h.getTotalCount());
+    private static Map<String, Object> sweep(SweepResult sweep) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("engine", sweep.engine());
+        s.put("clients", sweep.rows().stream().map(ConcurrencyResult::clients).toList());
+        s.put("knee", sweep.knee());
+        s.put("stop_reason", sweep.stopReason());
+        return s;
+    }
+
+    private static Map<String, Object> run(ConcurrencyResult run) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("engine", run.engine());
+        r.put("load_type", run.loadType());
+        r.put("clients", run.clients());
+        r.put("queries_per_client", run.queriesPerClient());
+        r.put("avg_seconds", seconds(run.avgMillis()));
+        r.put("min_seconds", seconds(run.minMillis()));
+        r.put("max_seconds", seconds(run.maxMillis()));
+        r.put("total_queries", run.totalQueries());
+        r.put("queries_per_second", decimal(run.queriesPerSecond()));
+        r.put("latency_ms", latency(run.latencyMicros()));
+        r.put("errors", errors(run.errors()));
+        r.put("failed_connects", errors(run.failedConnects()));
+        List<Map<String, Object>> iterations = new ArrayList<>();
+        for (PhaseResult phase : run.iterations()) {
+            Map<String, Object> i = new LinkedHashMap<>();
+            i.put("seconds", decimal(phase.nanos() / 1e9));
+            i.put("queries", phase.queries());
+            i.put("reads", phase.reads());
+            i.put("writes", phase.writes());
+            i.put("others", phase.others());
+            i.put("commits", phase.commits());
+            i.put("reconnects", phase.reconnects());
+            i.put("errors", phase.errorCount());
+            i.put("failed_connects", phase.failedConnectCount());
+            iterations.add(i);
+        }
+        r.put("iterations", iterations);
+        return r;
+    }
+
+    private static Map<String, Object> latency(Histogram h) {
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("count", h.getTotalCount());
         if (h.getTotalCount() > 0) {
-            comma();
-            field("mean", number(h.getMean() / 1000)).comma();
-            for (double p : new double[] {50, 90, 95, 99, 99.9}) {
+            l.put("mean", decimal(h.getMean() / 1000));
+            for (double p : PERCENTILES) {
                 String name = "p" + (p == Math.rint(p) ? Integer.toString((int) p) : "999");
-                field(name, number(h.getValueAtPercentile(p) / 1000.0)).comma();
+                l.put(name, decimal(h.getValueAtPercentile(p) / 1000.0));
             }
-            field("max", number(h.getMaxValue() / 1000.0));
+            l.put("max", decimal(h.getMaxValue() / 1000.0));
         }
-        json.append('}');
+        return l;
     }
 
-    private void errors(Map<String, ErrorTally.Entry> errors) {
-        json.append('{');
-        Iterator<Map.Entry<String, ErrorTally.Entry>> it = errors.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<String, ErrorTally.Entry> e = it.next();
-            json.append(quote(e.getKey())).append(": {");
-            field("count", e.getValue().count()).comma();
-            field("message", quote(e.getValue().message()));
-            json.append('}');
-            if (it.hasNext()) {
-                comma();
-            }
-        }
-        json.append('}');
+    private static Map<String, Object> errors(Map<String, ErrorTally.Entry> errors) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        errors.forEach((code, entry) -> {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("count", entry.count());
+            one.put("message", entry.message());
+            e.put(code, one);
+        });
+        return e;
     }
 
-    private JsonReport field(String name, Object value) {
-        json.append('"').append(name).append("\": ").append(value);
-        return this;
+    /** mysqlslap's seconds (whole milliseconds) as a number with three decimals. */
+    private static BigDecimal seconds(long millis) {
+        return BigDecimal.valueOf(millis, 3);
     }
 
-    private void comma() {
-        json.append(", ");
-    }
-
-    private static String number(double value) {
-        return Double.isFinite(value) ? String.format(Locale.ROOT, "%.3f", value) : "null";
-    }
-
-    static String quote(String text) {
-        if (text == null) {
-            return "null";
-        }
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+    private static BigDecimal decimal(double value) {
+        return Double.isFinite(value) ? BigDecimal.valueOf(value).setScale(3, RoundingMode.HALF_UP) : null;
     }
 }

@@ -4,6 +4,7 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static dev.sluice.slap.Results.phase;
 import static dev.sluice.slap.Results.result;
@@ -43,12 +44,29 @@ class ReportingTest {
         ConcurrencyResult run = result("innodb", 2, 50, phase(100, 100, 150, 250), Results.failing(120, 98, "1213", 2));
         String json = JsonReport.render(options, new SlapResult(List.of(run),
                 List.of(new SweepResult(null, List.of(run), 2, "reached the sweep maximum of 2 clients"))));
-        assertThat(json).contains("\"concurrency\": [1, 2]", "\"engine\": \"innodb\"", "\"load_type\": \"mixed\"",
-                "\"clients\": 2", "\"queries_per_client\": 50", "\"avg_seconds\": 0.110", "\"min_seconds\": 0.100",
-                "\"max_seconds\": 0.120", "\"total_queries\": 198", "\"p95\": 0.250",
-                "\"1213\": {\"count\": 2, \"message\": \"Deadlock found when trying to get lock\"}",
-                "\"failed_connects\": {\"1040\": {\"count\": 2", "\"knee\": 2", "\"iterations\": [{\"seconds\": 0.100");
-        assertThat(json.chars().filter(c -> c == '{').count()).isEqualTo(json.chars().filter(c -> c == '}').count());
-        assertThat(JsonReport.quote("a\"b\\c\n\u0001")).isEqualTo("\"a\\\"b\\\\c\\n\\u0001\"");
+        Map<String, Object> report = object(JsonText.parse(json));
+        assertThat(report.get("tool")).isEqualTo("sluice slap");
+        Map<String, Object> given = object(report.get("options"));
+        assertThat(given.get("concurrency")).isEqualTo(List.of(1L, 2L));
+        assertThat(given.get("load_type")).isEqualTo("mixed");
+        Map<String, Object> first = object(((List<?>) report.get("runs")).get(0));
+        assertThat(first).containsEntry("engine", "innodb").containsEntry("load_type", "mixed")
+                .containsEntry("clients", 2L).containsEntry("queries_per_client", 50L)
+                .containsEntry("avg_seconds", 0.11).containsEntry("min_seconds", 0.1).containsEntry("max_seconds", 0.12)
+                .containsEntry("total_queries", 198L);
+        assertThat(object(first.get("latency_ms"))).containsEntry("p95", 0.25);
+        assertThat(first.get("errors")).isEqualTo(Map.of("1213",
+                Map.of("count", 2L, "message", "Deadlock found when trying to get lock")));
+        assertThat(object(object(first.get("failed_connects")).get("1040"))).containsEntry("count", 2L);
+        assertThat(object(((List<?>) first.get("iterations")).get(0))).containsEntry("seconds", 0.1);
+        assertThat(object(((List<?>) report.get("sweeps")).get(0))).containsEntry("knee", 2L)
+                .containsEntry("clients", List.of(2L));
+        // Seconds and latencies carry three decimals in the text, as in mysqlslap's output.
+        assertThat(json).containsPattern("\"avg_seconds\" ?: ?0\\.110\\b").containsPattern("\"p95\" ?: ?0\\.250\\b");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> object(Object value) {
+        return (Map<String, Object>) value;
     }
 }
