@@ -69,8 +69,9 @@ else
       || { cat "$work/build.log" >&2; echo "build failed" >&2; exit 1; }
     touch "$cli/lib"
   fi
+  # --no-defaults on both sides: neither tool takes options from a my.cnf.
   # shellcheck disable=SC2206 # the options are a list
-  slap_cmd=("$JAVA_HOME/bin/java" $slap_java_opts -cp "$cli/classes:$cli/lib/*" dev.sluice.cli.Main slap)
+  slap_cmd=("$JAVA_HOME/bin/java" $slap_java_opts -cp "$cli/classes:$cli/lib/*" dev.sluice.cli.Main slap --no-defaults)
 fi
 
 start_server() {

@@ -51,7 +51,8 @@ public final class DemoCommand implements Callable<Integer> {
                 for (MariaDbServer server : cluster.servers()) {
                     out.println("backend " + EmbeddedBackends.describe(server));
                 }
-                List<String> args = new ArrayList<>(List.of("-h127.0.0.1", "-P" + proxy.port(), "-uapp", "-papp"));
+                // The demo is the same on every machine: no option file (~/.my.cnf) changes its workload.
+                List<String> args = new ArrayList<>(List.of("--no-defaults", "-h127.0.0.1", "-P" + proxy.port(), "-uapp", "-papp"));
                 args.addAll(WORKLOAD);
                 out.println("Sluice on 127.0.0.1:" + proxy.port() + "; running: slap " + String.join(" ", args));
                 out.println();

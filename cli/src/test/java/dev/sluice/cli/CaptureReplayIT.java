@@ -227,7 +227,7 @@ class CaptureReplayIT {
     }
 
     private static String[] slap(String... args) {
-        List<String> all = new ArrayList<>(List.of("slap", "-h", "127.0.0.1", "-P", Integer.toString(primary.port()),
+        List<String> all = new ArrayList<>(List.of("slap", "--no-defaults", "-h", "127.0.0.1", "-P", Integer.toString(primary.port()),
                 "-u", TestUsers.APP_USER, "--password=" + TestUsers.APP_PASSWORD));
         all.addAll(List.of(args));
         return all.toArray(String[]::new);

@@ -1,13 +1,17 @@
 package dev.sluice.slap;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.Console;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -20,13 +24,28 @@ import java.util.concurrent.Callable;
                 "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
         footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
                 "--rate, --json, --sweep, --fail-fast; errors are counted per code and reported on stderr.",
-                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back."})
+                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back.",
+                "", "Default options are read from the following files in the given order:",
+                "/etc/my.cnf /etc/mysql/my.cnf $MARIADB_HOME/my.cnf ~/.my.cnf",
+                "The following groups are read: mysqlslap mariadb-slap client client-server client-mariadb"})
 public final class SlapCommand implements Callable<Integer> {
 
     static final String ASK_PASSWORD = "\0ask";
 
     @Spec
     private CommandSpec spec;
+
+    private final OptionFiles.Locations optionFiles;
+    /** The options the option files gave (the command line may have overridden some). */
+    private List<OptionFiles.Argument> fromFiles = List.of();
+
+    public SlapCommand() {
+        this(OptionFiles.Locations.system());
+    }
+
+    SlapCommand(OptionFiles.Locations optionFiles) {
+        this.optionFiles = optionFiles;
+    }
 
     @Mixin
     private SlapConnectionArgs connection = new SlapConnectionArgs();
@@ -127,8 +146,20 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "More verbose output; you can use this multiple times to get even more verbose output.")
     private boolean[] verbose = new boolean[0];
 
-    @Option(names = "--no-defaults", hidden = true, description = "Accepted for compatibility: slap reads no option files.")
+    @Option(names = "--print-defaults", description = "Print the program argument list (from the option files) and exit.")
+    private boolean printDefaults;
+
+    @Option(names = "--no-defaults", description = "Don't read default options from any option file.")
     private boolean noDefaults;
+
+    @Option(names = "--defaults-file", paramLabel = "#", description = "Only read default options from the given file #.")
+    private String defaultsFile;
+
+    @Option(names = "--defaults-extra-file", paramLabel = "#", description = "Read this file after the global files are read.")
+    private String defaultsExtraFile;
+
+    @Option(names = "--defaults-group-suffix", paramLabel = "#", description = "Also read groups with concat(group, suffix).")
+    private String defaultsGroupSuffix;
 
     @Option(names = "--fail-fast", description = "Stop at the first failed query or connect, as mysqlslap does (exit status 1).")
     private boolean failFast;
@@ -168,6 +199,22 @@ public final class SlapCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
+            OptionFiles.Result files = OptionFiles.read(new OptionFiles.Selection(noDefaults, path(defaultsFile),
+                    path(defaultsExtraFile), defaultsGroupSuffix), optionFiles, name -> OptionFiles.kindOf(spec, name));
+            files.warnings().forEach(w -> err.print("slap: " + w + "\n"));
+            if (printDefaults) {
+                out.print("slap would have been started with the following arguments:\n");
+                files.arguments().forEach(a -> out.print(a.shown() + " "));
+                out.print("\n");
+                out.flush();
+                return 0;
+            }
+            fromFiles = files.arguments();
+            fill(files);
+        } catch (SlapException e) {
+            return failed(e, out, err);
+        }
+        try {
             if (replay != null || speed != null) {
                 Replay.run(replayOptions(), out, err);
                 return 0;
@@ -175,11 +222,51 @@ public final class SlapCommand implements Callable<Integer> {
             Slap.run(options(), out, err);
             return 0;
         } catch (SlapException e) {
-            out.flush();
-            err.print("slap: " + e.getMessage() + "\n");
-            err.flush();
-            return e.exitCode();
+            int exit = failed(e, out, err);
+            if (!fromFiles.isEmpty()) {
+                err.print("slap: these options came from option files: " + OptionFiles.origins(fromFiles)
+                        + " (--no-defaults reads none)\n");
+                err.flush();
+            }
+            return exit;
         }
+    }
+
+    private static int failed(SlapException e, PrintWriter out, PrintWriter err) {
+        out.flush();
+        err.print("slap: " + e.getMessage() + "\n");
+        err.flush();
+        return e.exitCode();
+    }
+
+    /**
+     * Gives every option the command line left out the value the option files give it: they are
+     * parsed into a command of their own, a later line overriding an earlier one, and each option
+     * they set is copied here unless the command line set it, so the command line wins, as in
+     * the mysql clients.
+     */
+    private void fill(OptionFiles.Result files) {
+        if (files.arguments().isEmpty()) {
+            return;
+        }
+        CommandLine fileLine = new CommandLine(new SlapCommand(OptionFiles.Locations.none()));
+        fileLine.setOverwrittenOptionsAllowed(true);
+        try {
+            fileLine.parseArgs(files.texts().toArray(String[]::new));
+        } catch (CommandLine.ParameterException e) {
+            throw new SlapException(e.getMessage() + " (from the option files: "
+                    + OptionFiles.origins(files.arguments()) + ")", 1);
+        }
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        for (OptionSpec set : fileLine.getParseResult().matchedOptions()) {
+            if (given == null || !given.hasMatchedOption(set.longestName())) {
+                spec.findOption(set.longestName()).setValue(set.getValue());
+            }
+        }
+    }
+
+    private static Path path(String name) {
+        return name == null ? null : Path.of(name);
     }
 
     /** The options this command line gives, checked as mysqlslap checks them. */
@@ -225,8 +312,9 @@ public final class SlapCommand implements Callable<Integer> {
         SlapOptions.Builder b = SlapOptions.builder();
         connection.applyTo(b, this::askPassword);
         boolean concurrencyGiven = spec.commandLine().getParseResult() != null
-                && spec.commandLine().getParseResult().hasMatchedOption("--concurrency");
-        return new ReplayOptions(java.nio.file.Path.of(replay), ReplayOptions.parseSpeed(speed == null ? "1.0" : speed),
+                && spec.commandLine().getParseResult().hasMatchedOption("--concurrency")
+                || fromFiles.stream().anyMatch(a -> a.name().equals("concurrency"));
+        return new ReplayOptions(Path.of(replay), ReplayOptions.parseSpeed(speed == null ? "1.0" : speed),
                 concurrencyGiven ? ReplayOptions.parseConcurrency(concurrency) : ReplayOptions.PRESERVE,
                 b.build().connection(), ClientThreads.parse(clientThreads));
     }

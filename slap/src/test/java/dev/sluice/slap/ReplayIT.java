@@ -140,7 +140,7 @@ class ReplayIT {
         }
         Path file = capture(lines);
         for (String concurrency : List.of("preserve", "1")) {
-            CommandLine parsed = new CommandLine(new SlapCommand());
+            CommandLine parsed = new CommandLine(new SlapCommand(OptionFiles.Locations.none()));
             parsed.parseArgs("-h", server.host(), "-P", Integer.toString(server.port()), "-u", TestUsers.APP_USER,
                     "--password=" + TestUsers.APP_PASSWORD, "--replay", file.toString(), "--speed=max",
                     "--concurrency=" + concurrency);

@@ -17,10 +17,11 @@ class SlapCommandTest {
     /** Exit status, stdout and stderr of one command line. */
     record Run(int exit, String out, String err) { }
 
+    /** Runs slap as the command line would, without the machine's option files (see OptionFilesTest). */
     static Run slap(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine line = new CommandLine(new SlapCommand());
+        CommandLine line = new CommandLine(new SlapCommand(OptionFiles.Locations.none()));
         line.setOut(new PrintWriter(out, true));
         line.setErr(new PrintWriter(err, true));
         int exit = line.execute(args);
@@ -28,7 +29,7 @@ class SlapCommandTest {
     }
 
     static SlapOptions parse(String... args) {
-        CommandLine line = new CommandLine(new SlapCommand());
+        CommandLine line = new CommandLine(new SlapCommand(OptionFiles.Locations.none()));
         line.parseArgs(args);
         return ((SlapCommand) line.getCommand()).options();
     }
