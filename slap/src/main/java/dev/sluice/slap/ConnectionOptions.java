@@ -3,11 +3,14 @@ package dev.sluice.slap;
 /**
  * How clients reach the server: the mysql client's connection options.
  *
- * @param socket   accepted for compatibility; slap always connects over TCP
- * @param protocol {@code tcp}, {@code socket}, {@code pipe} or {@code memory}; only TCP is used
+ * @param socket       accepted for compatibility; slap always connects over TCP
+ * @param protocol     {@code tcp}, {@code socket}, {@code pipe} or {@code memory}; only TCP is used
+ * @param characterSet the connections' character set (--default-character-set), or null for
+ *                     mariadb-slap's latin1 where that changes nothing (see {@link Slap})
  */
 public record ConnectionOptions(String host, int port, String user, String password, String socket,
-                                String protocol, boolean compress, SslOptions ssl, String initCommand) {
+                                String protocol, boolean compress, SslOptions ssl, String initCommand,
+                                String characterSet) {
 
     public ConnectionOptions {
         if (host == null || host.isEmpty()) {

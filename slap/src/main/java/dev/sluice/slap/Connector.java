@@ -9,6 +9,7 @@ import com.mysql.cj.jdbc.exceptions.SQLExceptionsMapping;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -46,9 +47,9 @@ final class Connector {
      * mysqlslap's CLIENT_MULTI_STATEMENTS allows. Connector/J then inspects every statement it
      * sends, which costs CPU a load client should spend elsewhere, so it is on only when needed.
      */
-    Connector(ConnectionOptions options, boolean multiStatements) {
+    Connector(ConnectionOptions options, boolean multiStatements, String characterSet) {
         this.options = options;
-        Properties base = common(options, multiStatements, "slap");
+        Properties base = common(options, multiStatements, "slap", characterSet);
         base.setProperty("useServerPrepStmts", "false");
         // No connect timeout, as libmysqlclient has none by default: a timed connect leaves the
         // JDK socket non-blocking for good, and each read of a platform thread then costs a
@@ -69,7 +70,7 @@ final class Connector {
      * cached, session state is tracked locally, no SET autocommit), which would also show up in
      * the server's Com_select.
      */
-    static Properties common(ConnectionOptions options, boolean multiStatements, String program) {
+    static Properties common(ConnectionOptions options, boolean multiStatements, String program, String characterSet) {
         Properties properties = new Properties();
         properties.setProperty("user", options.user() == null ? "" : options.user());
         if (options.password() != null) {
@@ -77,9 +78,7 @@ final class Connector {
         }
         properties.setProperty("allowMultiQueries", Boolean.toString(multiStatements));
         properties.setProperty("cacheServerConfiguration", "true");
-        // A Java charset name: with a MySQL name ("utf8mb4") every connect looks it up among the
-        // JDK's charset providers in vain, which triples the driver's CPU time per connect.
-        properties.setProperty("characterSetResults", "UTF-8");
+        characterSet(properties, characterSet);
         properties.setProperty("connectionAttributes", "program_name:" + program);
         properties.setProperty("maintainTimeStats", "false");
         properties.setProperty("useCompression", Boolean.toString(options.compress()));
@@ -87,6 +86,26 @@ final class Connector {
         properties.setProperty("elideSetAutoCommits", "true");
         TlsProperties.apply(options.ssl(), properties);
         return properties;
+    }
+
+    /**
+     * The connections' character set, MySQL's name. Connector/J is given Java names for the common
+     * ones: with a MySQL name ("utf8mb4") every connect looks it up among the JDK's charset
+     * providers in vain, which triples the driver's CPU time per connect. Results come back in the
+     * same set, which the handshake already set, so the driver sends no SET of its own.
+     */
+    static void characterSet(Properties properties, String mysqlName) {
+        String java = switch (mysqlName.toLowerCase(Locale.ROOT)) {
+            case "utf8mb4" -> "UTF-8";
+            case "latin1" -> "ISO-8859-1";
+            case "ascii" -> "US-ASCII";
+            default -> mysqlName;
+        };
+        if (!java.equals("UTF-8")) {
+            // Without it Connector/J asks for utf8mb4, as slap always did.
+            properties.setProperty("characterEncoding", java);
+        }
+        properties.setProperty("characterSetResults", java);
     }
 
     ConnectionOptions options() {

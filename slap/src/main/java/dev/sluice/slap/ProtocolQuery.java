@@ -44,6 +44,8 @@ final class ProtocolQuery {
     private final Charset charset;
     /** Whether the connection's charset is UTF-8, so that a statement's UTF-8 text can be sent as it is. */
     private final boolean charsetIsUtf8;
+    /** Whether the connection's charset encodes ASCII as UTF-8 does (latin1, ascii): ASCII text goes as it is too. */
+    private final boolean charsetKeepsAscii;
     private final NativePacketPayload request = new NativePacketPayload(1024);
     private final NativePacketPayload row = new NativePacketPayload(1024);
     /** Null under TLS or compression, where rows go through Connector/J's packet reader. */
@@ -62,6 +64,7 @@ final class ProtocolQuery {
         String encoding = session.getPropertySet().getStringProperty(PropertyKey.characterEncoding).getValue();
         this.charset = Charset.forName(encoding == null ? "UTF-8" : encoding);
         this.charsetIsUtf8 = charset.equals(StandardCharsets.UTF_8);
+        this.charsetKeepsAscii = charset.equals(StandardCharsets.ISO_8859_1) || charset.equals(StandardCharsets.US_ASCII);
         boolean compressed = session.getPropertySet().getBooleanProperty(PropertyKey.useCompression).getValue();
         try {
             Socket socket = protocol.getSocketConnection().getMysqlSocket();
@@ -83,7 +86,9 @@ final class ProtocolQuery {
 
     /** {@link #run(String)}, with {@code utf8} (if not null) {@code sql} already encoded in UTF-8. */
     long run(String sql, byte[] utf8) throws SQLException {
-        byte[] text = utf8 != null && charsetIsUtf8 ? utf8 : sql.getBytes(charset);
+        // As many UTF-8 bytes as UTF-16 chars: every char is ASCII.
+        boolean sendAsIs = utf8 != null && (charsetIsUtf8 || charsetKeepsAscii && utf8.length == sql.length());
+        byte[] text = sendAsIs ? utf8 : sql.getBytes(charset);
         try {
             if (plain != null && text.length <= PlainQuery.MAX_TEXT) {
                 return plain.run(text);

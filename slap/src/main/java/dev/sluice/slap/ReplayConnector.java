@@ -24,7 +24,8 @@ final class ReplayConnector {
         } catch (SQLException e) {
             throw new SlapException("Cannot load Connector/J: " + e.getMessage(), 1, e);
         }
-        properties.putAll(Connector.common(options, multiStatements, "slap-replay"));
+        properties.putAll(Connector.common(options, multiStatements, "slap-replay",
+                options.characterSet() == null ? "utf8mb4" : options.characterSet()));
         properties.setProperty("useServerPrepStmts", "true");
         properties.setProperty("cachePrepStmts", "false");
         properties.setProperty("emulateUnsupportedPstmts", "false");

@@ -33,6 +33,11 @@ public final class SlapConnectionArgs {
     @Option(names = {"-C", "--compress"}, description = "Use compression in server/client protocol.")
     private boolean compress;
 
+    @Option(names = "--default-character-set", paramLabel = "name", description = "Character set of the connections."
+            + " Default: latin1, as mariadb-slap, when every statement, the user, password and schema are ASCII;"
+            + " otherwise utf8mb4.")
+    private String characterSet;
+
     @Option(names = "--init-command", paramLabel = "name", description = "SQL Command to execute when connecting to the server, again on each reconnect.")
     private String initCommand;
 
@@ -87,6 +92,7 @@ public final class SlapConnectionArgs {
                 .protocol(protocol)
                 .compress(compress)
                 .initCommand(initCommand)
+                .characterSet(characterSet)
                 .ssl(new SslOptions(implied && !skipSsl, sslCa, sslCapath, sslCert, sslKey, sslCipher, tlsVersion,
                         verifyServerCert));
         if (user != null) {

@@ -113,6 +113,7 @@ public record SlapOptions(
         private boolean compress;
         private SslOptions ssl = SslOptions.DISABLED;
         private String initCommand;
+        private String characterSet;
 
         private boolean autoGenerateSql;
         private String loadType = "mixed";
@@ -166,6 +167,7 @@ public record SlapOptions(
         public Builder protocol(String v) { protocol = v; return this; }
         public Builder compress(boolean v) { compress = v; return this; }
         public Builder ssl(SslOptions v) { ssl = v; return this; }
+        public Builder characterSet(String v) { characterSet = v; return this; }
         public Builder initCommand(String v) { initCommand = v; return this; }
         public Builder autoGenerateSql(boolean v) { autoGenerateSql = v; return this; }
         public Builder loadType(String v) { loadType = v; return this; }
@@ -245,7 +247,7 @@ public record SlapOptions(
                         + " throughput, which a fixed rate caps", 1);
             }
             ConnectionOptions connection = new ConnectionOptions(host, port, user, password, socket, protocol,
-                    compress, ssl, initCommand);
+                    compress, ssl, initCommand, characterSet);
             WorkloadOptions workload = new WorkloadOptions(autoGenerateSql, loadType, addAutoincrement, guidPrimary,
                     executeNumber, uniqueQueryNumber, uniqueWriteNumber, writeNumber, secondaryIndexes, intCols,
                     charCols, query, create, preQuery, postQuery, delimiter, createSchema, engines);

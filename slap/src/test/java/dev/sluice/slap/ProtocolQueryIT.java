@@ -28,7 +28,7 @@ class ProtocolQueryIT {
 
     private static Connector connector(MariaDbServer server, boolean compress) {
         return new Connector(new ConnectionOptions(server.host(), server.port(), TestUsers.APP_USER,
-                TestUsers.APP_PASSWORD, null, null, compress, null, null), true);
+                TestUsers.APP_PASSWORD, null, null, compress, null, null, null), true, "utf8mb4");
     }
 
     private static JdbcSession open(MariaDbServer server, boolean compress) throws SQLException {
