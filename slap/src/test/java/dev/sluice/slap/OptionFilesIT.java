@@ -5,11 +5,8 @@ import dev.sluice.testkit.TestUsers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,13 +23,7 @@ class OptionFilesIT {
     private SlapCommandTest.Run slap(String myCnf, String... args) throws IOException {
         Path user = home.resolve(".my.cnf");
         Files.writeString(user, myCnf);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine line = new CommandLine(new SlapCommand(new OptionFiles.Locations(List.of(), user)));
-        line.setOut(new PrintWriter(out, true));
-        line.setErr(new PrintWriter(err, true));
-        int exit = line.execute(args);
-        return new SlapCommandTest.Run(exit, out.toString(), err.toString());
+        return SlapCommandTest.slap(new OptionFiles.Locations(List.of(), user), args);
     }
 
     private static String client(MariaDbServer server, String password) {

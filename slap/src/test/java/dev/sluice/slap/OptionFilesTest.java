@@ -39,14 +39,8 @@ class OptionFilesTest {
     }
 
     /** Runs slap with {@code user} as ~/.my.cnf and no global files. */
-    private SlapCommandTest.Run slap(Path user, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine line = new CommandLine(new SlapCommand(new OptionFiles.Locations(List.of(), user)));
-        line.setOut(new PrintWriter(out, true));
-        line.setErr(new PrintWriter(err, true));
-        int exit = line.execute(args);
-        return new SlapCommandTest.Run(exit, out.toString(), err.toString());
+    private static SlapCommandTest.Run slap(Path user, String... args) {
+        return SlapCommandTest.slap(new OptionFiles.Locations(List.of(), user), args);
     }
 
     @Test

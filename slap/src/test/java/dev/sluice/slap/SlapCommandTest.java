@@ -19,9 +19,14 @@ class SlapCommandTest {
 
     /** Runs slap as the command line would, without the machine's option files (see OptionFilesTest). */
     static Run slap(String... args) {
+        return slap(OptionFiles.Locations.none(), args);
+    }
+
+    /** Runs slap with the option files of {@code optionFiles}. */
+    static Run slap(OptionFiles.Locations optionFiles, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine line = new CommandLine(new SlapCommand(OptionFiles.Locations.none()));
+        CommandLine line = new CommandLine(new SlapCommand(optionFiles));
         line.setOut(new PrintWriter(out, true));
         line.setErr(new PrintWriter(err, true));
         int exit = line.execute(args);
