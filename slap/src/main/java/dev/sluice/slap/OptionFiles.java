@@ -6,6 +6,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -173,7 +174,8 @@ final class OptionFiles {
                 return;
             }
             text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            // As the mysql clients: a file that is not there, or not readable by this user, is passed over.
             if (required) {
                 throw new SlapException("Could not open required defaults file: " + file.toAbsolutePath(), 1);
             }

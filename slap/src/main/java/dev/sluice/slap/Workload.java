@@ -69,12 +69,12 @@ public record Workload(List<Statement> create, List<Statement> queries, long que
         return new Workload(create, queries, 0, pre, post, true, options.writeNumber());
     }
 
-    /** Whether any statement may hold several (it has a {@code ;} the delimiter did not split on). */
     /** Whether every statement is ASCII: the same bytes in latin1 as in UTF-8. */
     public boolean allAscii() {
         return Stream.of(create, queries, pre, post).flatMap(List::stream).allMatch(s -> s.utf8().length == s.sql().length());
     }
 
+    /** Whether any statement may hold several (it has a {@code ;} the delimiter did not split on). */
     public boolean hasMultiStatements() {
         return Stream.of(create, queries, pre, post).flatMap(List::stream)
                 .anyMatch(s -> s.sql().indexOf(';') >= 0);
