@@ -46,7 +46,7 @@ final class ClientPhase {
             return result(0, counters, control);
         }
         CountDownLatch ready = new CountDownLatch(clients);
-        CountDownLatch go = new CountDownLatch(1);
+        StartGate go = new StartGate();
         ThreadFactory factory = virtual ? Thread.ofVirtual().name("slap-client-", 1).factory()
                 : Thread.ofPlatform().name("slap-client-", 1).daemon().factory();
         List<Thread> threads = new ArrayList<>(clients);
@@ -70,7 +70,7 @@ final class ClientPhase {
         long start = System.nanoTime();
         control.start(start, timeSeconds, rate);
         observer.started(counters, start);
-        go.countDown();
+        go.open(threads);
         try {
             for (Thread thread : threads) {
                 thread.join();
