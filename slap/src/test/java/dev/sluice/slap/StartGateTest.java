@@ -2,6 +2,7 @@ package dev.sluice.slap;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class StartGateTest {
 
@@ -31,7 +33,8 @@ class StartGateTest {
             }));
         }
         assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(100);
+        // Every client parked in the gate: none can have passed it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> threads.stream().allMatch(StartGateTest::parked));
         assertThat(passed).hasValue(0);
         gate.open(threads);
         for (Thread thread : threads) {
@@ -51,7 +54,11 @@ class StartGateTest {
                 throw new IllegalStateException(e);
             }
         });
-        assertThat(late.join(java.time.Duration.ofSeconds(10))).isTrue();
+        assertThat(late.join(Duration.ofSeconds(10))).isTrue();
+    }
+
+    private static boolean parked(Thread thread) {
+        return thread.getState() == Thread.State.WAITING;
     }
 
     @Test
@@ -65,7 +72,7 @@ class StartGateTest {
                 thrown.set(e);
             }
         });
-        Thread.sleep(50);
+        await().atMost(Duration.ofSeconds(10)).until(() -> parked(waiter));
         waiter.interrupt();
         waiter.join(10_000);
         assertThat(waiter.isAlive()).isFalse();
