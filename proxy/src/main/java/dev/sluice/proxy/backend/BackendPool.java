@@ -192,6 +192,7 @@ public final class BackendPool {
     /** Gives a connection back: reset, then to a waiting session or the idle set. */
     public void release(BackendConnection connection) {
         connection.listener(null);
+        readable(connection);
         if (!connection.isUsable() || closed) {
             connection.quit();
             return;
@@ -223,6 +224,7 @@ public final class BackendPool {
      */
     public void releaseTracked(BackendConnection connection) {
         connection.listener(null);
+        readable(connection);
         connection.stripSessionState(false);
         if (!connection.isUsable() || closed) {
             connection.quit();
@@ -230,6 +232,16 @@ public final class BackendPool {
         }
         connection.resetState();
         makeIdle(connection);
+    }
+
+    /**
+     * A session pauses reading from its backend connection while its client cannot take more
+     * bytes; the response may end, and the connection come back, while paused. Reading is switched
+     * back on here, whatever the session did: a pooled connection that is not read hangs the next
+     * session's statement (and the reset's reply in {@link #release}).
+     */
+    private static void readable(BackendConnection connection) {
+        connection.channel().config().setAutoRead(true);
     }
 
     /** Closes a connection that must not be reused (its session broke mid-response). */

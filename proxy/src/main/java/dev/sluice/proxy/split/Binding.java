@@ -116,7 +116,6 @@ final class Binding {
      */
     void releaseForGood() {
         if (connection != null) {
-            connection.channel().config().setAutoRead(true);
             give(inTransaction || !pins.isEmpty() || !connection.idle());
         }
         pins.clear();

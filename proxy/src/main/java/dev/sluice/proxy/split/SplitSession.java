@@ -377,6 +377,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void onConnection(Command command, BackendConnection connection, BackendPool pool) {
         binding.hold(connection, pool);
         connection.listener(this);
+        // A client that cannot take more bytes now would otherwise get the response unthrottled.
+        connection.channel().config().setAutoRead(client.isWritable());
         connection.stripSessionState(!Capabilities.has(clientCapabilities, Capabilities.CLIENT_SESSION_TRACK));
         if (!stateInitialised) {
             // The first connection tells what the login left the session at.
