@@ -205,7 +205,7 @@ final class ConfigReader {
         int maxClients = limits.scalar("max_client_connections", "an integer > 0")
                 .flatMap(v -> v.integer(1, Integer.MAX_VALUE)).orElse(LimitsConfig.DEFAULT_MAX_CLIENT_CONNECTIONS);
         int queueSize = limits.scalar("backend_queue_size", "an integer >= 0")
-                .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(LimitsConfig.DEFAULT_BACKEND_QUEUE_SIZE);
+                .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(maxClients);
         boolean localInfile = limits.scalar("allow_local_infile", "true or false")
                 .flatMap(YamlScalar::bool).orElse(false);
         int maxPacket = limits.scalar("max_packet_size", ByteSizes.EXPECTED)

@@ -5,14 +5,16 @@ package dev.sluice.config;
  *
  * @param maxClientConnections client connections accepted at once; more are refused
  * @param backendQueueSize     sessions that may wait for a backend connection, per backend; 0 means
- *                             none wait, they fail at once when the pool is exhausted
+ *                             none wait, they fail at once when the pool is exhausted. By default as
+ *                             many as there may be clients: a session waits at most once at a time,
+ *                             so every client the proxy accepts may wait its turn, as a server lets
+ *                             every connection it accepted wait for a thread
  * @param allowLocalInfile     forward LOAD DATA LOCAL INFILE
  * @param maxPacketSize        the largest command, in bytes, the proxy accepts from a client
  */
 public record LimitsConfig(int maxClientConnections, int backendQueueSize, boolean allowLocalInfile, int maxPacketSize) {
 
     public static final int DEFAULT_MAX_CLIENT_CONNECTIONS = 10_000;
-    public static final int DEFAULT_BACKEND_QUEUE_SIZE = 1_000;
     /** MySQL's own bounds for max_allowed_packet: 1 KiB to 1 GiB. */
     public static final int MIN_PACKET_SIZE = 1024;
     public static final int MAX_PACKET_SIZE = 1 << 30;
@@ -33,6 +35,6 @@ public record LimitsConfig(int maxClientConnections, int backendQueueSize, boole
     }
 
     public static LimitsConfig defaults() {
-        return new LimitsConfig(DEFAULT_MAX_CLIENT_CONNECTIONS, DEFAULT_BACKEND_QUEUE_SIZE, false, MAX_PACKET_SIZE);
+        return new LimitsConfig(DEFAULT_MAX_CLIENT_CONNECTIONS, DEFAULT_MAX_CLIENT_CONNECTIONS, false, MAX_PACKET_SIZE);
     }
 }

@@ -113,6 +113,9 @@ public final class ProxyRuntime {
             next.add(fresh);
         }
         leaving.addAll(previous.values());
+        for (Backend kept : next) {
+            pools.get(kept).queueLimits(newConfig.limits().backendQueueSize(), newConfig.timeouts().backendQueue());
+        }
         backends = List.copyOf(next);
         router.backends(backends);
         for (Backend gone : leaving) {

@@ -168,7 +168,7 @@ class LimitsIT {
                         .isInstanceOf(SQLException.class)
                         .satisfies(e -> assertThat(((SQLException) e).getErrorCode()).isEqualTo(1040))
                         .hasMessageContaining("backend primary is at its max_connections (2)")
-                        .hasMessageContaining("no connection freed up within 500 ms");
+                        .hasMessageContaining("no connection came free within 500 ms");
             } finally {
                 for (Connection c : holders) {
                     c.close();

@@ -148,18 +148,11 @@ public final class ConfigReloader {
             kept.add("users (" + (running.passThroughAuth() ? "pass-through auth" : "auth by the proxy") + ")");
             merged = merged.withUsers(running.users());
         }
-        LimitsConfig limits = loaded.limits();
-        if (limits.backendQueueSize() != running.limits().backendQueueSize()) {
-            kept.add("limits.backend_queue_size " + running.limits().backendQueueSize());
-            merged = merged.withLimits(new LimitsConfig(limits.maxClientConnections(), running.limits().backendQueueSize(),
-                    limits.allowLocalInfile(), limits.maxPacketSize()));
-        }
         TimeoutsConfig t = loaded.timeouts();
         TimeoutsConfig r = running.timeouts();
-        if (!t.connect().equals(r.connect()) || !t.backendQueue().equals(r.backendQueue())
-                || !t.backendRetry().equals(r.backendRetry())) {
-            kept.add("timeouts.connect, backend_queue and backend_retry");
-            merged = merged.withTimeouts(new TimeoutsConfig(r.connect(), t.handshake(), t.clientIdle(), r.backendQueue(),
+        if (!t.connect().equals(r.connect()) || !t.backendRetry().equals(r.backendRetry())) {
+            kept.add("timeouts.connect and backend_retry");
+            merged = merged.withTimeouts(new TimeoutsConfig(r.connect(), t.handshake(), t.clientIdle(), t.backendQueue(),
                     t.poolIdle(), t.shutdown(), r.backendRetry()));
         }
         return merged;

@@ -21,7 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The backend connections of one backend, for all users and event loops. At most
  * {@code max_connections} are open (or opening) at once; beyond that sessions wait in a bounded
- * queue, each with a timeout that ends in an ERR naming the backend and its cap. A connection
+ * queue, served in order, as a server serves more clients than it has threads: slower, never
+ * refused while the backend gets through its work. A wait ends in an ERR naming the backend and
+ * its cap only when no connection came free for the whole queue timeout (a stalled backend). A connection
  * given back is reset (COM_RESET_CONNECTION) before anyone else gets it. Connections stay on the
  * event loop that opened them: a session takes an idle one from its own loop, else opens one, and
  * when the cap is reached an idle connection elsewhere is closed to make room.
@@ -30,8 +32,19 @@ public final class BackendPool {
 
     private final Backend backend;
     private final BackendConnector connector;
-    private final int queueSize;
-    private final Duration queueTimeout;
+    /**
+     * A waiter on another event loop than a freed connection's gets that connection's slot (the
+     * connection closes, the waiter opens its own) instead of a same-loop waiter once it has waited
+     * this much longer: connections then move to the loop that needs them, and no waiter starves,
+     * without a login per hand-over while both loops' waiters are served alike.
+     */
+    private static final long UNFAIR_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** Set on reload; read under the lock or by the loops' timeout tasks. */
+    private volatile int queueSize;
+    private volatile Duration queueTimeout;
+    /** When the queue last moved: a connection or slot went to a waiter. */
+    private volatile long progressNanos = System.nanoTime();
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<PoolKey, ArrayDeque<BackendConnection>> idle = new HashMap<>();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
@@ -48,6 +61,7 @@ public final class BackendPool {
         final PoolKey key;
         final java.util.function.Consumer<BackendConnection> handOver;
         final Promise<Boolean> granted;
+        final long sinceNanos = System.nanoTime();
         ScheduledFuture<?> timeout;
 
         Waiter(EventLoop loop, PoolKey key, java.util.function.Consumer<BackendConnection> handOver) {
@@ -71,6 +85,12 @@ public final class BackendPool {
 
     public Backend backend() {
         return backend;
+    }
+
+    /** A reload's limits.backend_queue_size and timeouts.backend_queue; sessions already waiting keep their place. */
+    public void queueLimits(int size, Duration timeout) {
+        queueSize = size;
+        queueTimeout = timeout;
     }
 
     public int idleCount() {
@@ -174,7 +194,22 @@ public final class BackendPool {
             victim.channel().eventLoop().execute(victim::quit);
             return waiter.loop.newSucceededFuture(true);
         }
+        armTimeout(waiter, queueTimeout.toNanos());
+        return waiter.granted;
+    }
+
+    /**
+     * The waiter fails once no connection has come free for the queue timeout; while the queue
+     * moves, it waits on, however long the line ahead of it.
+     */
+    private void armTimeout(Waiter waiter, long delayNanos) {
         waiter.timeout = waiter.loop.schedule(() -> {
+            Duration limit = queueTimeout;
+            long stalled = System.nanoTime() - progressNanos;
+            if (stalled < limit.toNanos()) {
+                armTimeout(waiter, limit.toNanos() - stalled);
+                return;
+            }
             boolean removed;
             lock.lock();
             try {
@@ -183,10 +218,9 @@ public final class BackendPool {
                 lock.unlock();
             }
             if (removed) {
-                waiter.granted.tryFailure(capReached("and no connection freed up within " + queueTimeout.toMillis() + " ms"));
+                waiter.granted.tryFailure(capReached("and no connection came free within " + limit.toMillis() + " ms"));
             }
-        }, queueTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        return waiter.granted;
+        }, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Gives a connection back: reset, then to a waiting session or the idle set. */
@@ -255,26 +289,20 @@ public final class BackendPool {
         boolean direct;
         lock.lock();
         try {
-            waiter = null;
-            for (Waiter candidate : waiters) {
-                if (candidate.takes(connection)) {
-                    waiter = candidate;
-                    break;
-                }
-            }
-            direct = waiter != null;
-            if (waiter == null) {
-                waiter = waiters.peekFirst();
-            }
-            if (waiter == null) {
+            Waiter oldest = waiters.peekFirst();
+            if (oldest == null) {
                 idle.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
                 idleCount++;
                 return;
             }
-            waiters.remove(waiter);
+            waiter = oldest.takes(connection) ? oldest : firstTaking(connection);
+            direct = waiter != null && (waiter == oldest || waiter.sinceNanos - oldest.sinceNanos < UNFAIR_NANOS);
             if (!direct) {
+                waiter = oldest;
                 connection.slotHandedOver(true);
             }
+            waiters.remove(waiter);
+            progressNanos = System.nanoTime();
         } finally {
             lock.unlock();
         }
@@ -293,6 +321,16 @@ public final class BackendPool {
         // connection cannot follow: the slot is what it needs, so this connection closes.
         connection.quit();
         grant(waiter);
+    }
+
+    /** The longest-waiting session this connection can serve as it is; called under the lock. */
+    private Waiter firstTaking(BackendConnection connection) {
+        for (Waiter candidate : waiters) {
+            if (candidate.takes(connection)) {
+                return candidate;
+            }
+        }
+        return null;
     }
 
     private BackendConnection takeIdle(PoolKey key, String schema, EventLoop loop) {
@@ -377,6 +415,7 @@ public final class BackendPool {
                 backend.openConnections().decrementAndGet();
                 return;
             }
+            progressNanos = System.nanoTime();
         } finally {
             lock.unlock();
         }

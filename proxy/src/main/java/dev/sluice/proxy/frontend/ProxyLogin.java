@@ -166,6 +166,10 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     private void connectBackend(ChannelHandlerContext ctx) {
         phase = Phase.BACKEND;
+        // The client has done its part; what follows is the proxy's own wait for a backend, bounded
+        // by the pool's queue and the backend login's timeouts. Thousands of clients connecting at
+        // once wait their turn there instead of being cut off as slow handshakes.
+        timeout.cancel();
         ctx.channel().config().setAutoRead(false);
         LoginRequest request = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),
                 CapabilityPolicy.responseShaping(response.capabilities(), offered), response.characterSet(),

@@ -42,13 +42,13 @@ class ConfigReloaderTest {
         assertThat(merged.routing().balancer()).isEqualTo(RoutingConfig.Balancer.ROUND_ROBIN);
         assertThat(merged.admin()).isEqualTo(RUNNING.admin());
         assertThat(merged.users()).as("users apply").isEqualTo(loaded.users());
-        assertThat(merged.limits()).isEqualTo(new LimitsConfig(5, LimitsConfig.DEFAULT_BACKEND_QUEUE_SIZE, true, 4096));
+        assertThat(merged.limits()).as("limits apply, the backend queue's too").isEqualTo(new LimitsConfig(5, 9, true, 4096));
         assertThat(merged.timeouts().connect()).isEqualTo(d.connect());
-        assertThat(merged.timeouts().backendQueue()).isEqualTo(d.backendQueue());
+        assertThat(merged.timeouts().backendQueue()).as("applies to the pools").isEqualTo(Duration.ZERO);
         assertThat(merged.timeouts().handshake()).isEqualTo(Duration.ofSeconds(2));
         assertThat(merged.timeouts().clientIdle()).isEqualTo(Duration.ofMinutes(1));
         assertThat(kept).containsExactly("listen 0.0.0.0:4040", "routing.mode session, routing.balancer round_robin",
-                "admin", "limits.backend_queue_size 1000", "timeouts.connect, backend_queue and backend_retry");
+                "admin", "timeouts.connect and backend_retry");
     }
 
     @Test
