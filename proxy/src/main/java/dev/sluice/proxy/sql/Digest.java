@@ -17,7 +17,9 @@ import java.util.Objects;
  * identifier does not need; variable names are lower-cased; tokens are separated by one space
  * (none inside parentheses, before {@code ,} {@code )}, around {@code .}, or after a function
  * name); a trailing {@code ;} and trailing NUL bytes go. Texts longer than the maximum length are
- * cut and end with {@code ...}.
+ * cut and end with {@code ...}. Text given as bytes is digested by its first
+ * {@value #MAX_INPUT_BYTES} bytes: the text shown is cut far earlier anyway, and the cost of a
+ * huge statement stays bounded.
  *
  * <p>Use {@link #fingerprint} on the hot path (it allocates nothing once warmed up) and call
  * {@link #normalize} only for digests not seen before: {@code hash(normalize(sql)) ==
@@ -26,6 +28,8 @@ import java.util.Objects;
 public final class Digest {
     /** MySQL's performance_schema cuts digest text at 1024 bytes; statements here keep more. */
     public static final int DEFAULT_MAX_LENGTH = 4096;
+    /** The most bytes of a statement given as bytes that its digest reads (64 KiB). */
+    public static final int MAX_INPUT_BYTES = 64 * 1024;
     private static final int KEEP_CAPACITY = 1 << 16;
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
@@ -59,7 +63,8 @@ public final class Digest {
     }
 
     /**
-     * Normalizes text given as bytes, read in place for UTF-8 and single-byte charsets.
+     * Normalizes text given as bytes (the first {@value #MAX_INPUT_BYTES} of them), read in place
+     * for UTF-8 and single-byte charsets.
      *
      * @throws IndexOutOfBoundsException when {@code offset} and {@code length} are not within the array
      */
@@ -128,6 +133,7 @@ public final class Digest {
 
     private CharSequence text(byte[] sql, int offset, int length, Charset charset) {
         Objects.checkFromIndexSize(offset, length, sql.length);
+        length = Math.min(length, MAX_INPUT_BYTES);
         return ByteSqlText.readableInPlace(charset)
                 ? bytes.reset(sql, offset, length, charset)
                 : new String(sql, offset, length, charset);
