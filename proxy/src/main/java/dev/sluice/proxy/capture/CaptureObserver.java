@@ -7,6 +7,7 @@ import dev.sluice.protocol.packet.ParameterType;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ final class CaptureObserver implements StatementObserver {
     }
 
     @Override
-    public Object onCommand(SessionInfo session, int command, ByteBuf frame) {
+    public Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
         if (!writer.accepting()) {
             return null;
         }
@@ -70,9 +71,9 @@ final class CaptureObserver implements StatementObserver {
         int commandIndex = frame.readerIndex() + Packet.HEADER_SIZE;
         int length = frame.writerIndex() - commandIndex;
         return switch (command) {
-            case Commands.COM_QUERY, Commands.COM_INIT_DB -> keep ? statement(session, command, frame, null, keep) : null;
+            case Commands.COM_QUERY -> keep ? query(session, command, frame, sql, true) : null;
             // Prepares are followed even when not kept: a later execute may be.
-            case Commands.COM_STMT_PREPARE -> statement(session, command, frame, null, keep);
+            case Commands.COM_STMT_PREPARE -> query(session, command, frame, sql, keep);
             case Commands.COM_STMT_EXECUTE -> execute(session, state, frame, commandIndex, length, keep);
             case Commands.COM_STMT_RESET, Commands.COM_STMT_FETCH, Commands.COM_STMT_BULK_EXECUTE ->
                     keep ? statement(session, command, frame, prepared(state, frame, length), true) : null;
@@ -89,7 +90,7 @@ final class CaptureObserver implements StatementObserver {
         }
         if (statement.command == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK && clientIds) {
             state(session).prepared(response.statementId(),
-                    new PreparedText(statement.text, statement.truncated, response.params()));
+                    new PreparedText(statement.text, statement.truncated, response.params(), statement.source));
             statement.statementId = response.statementId();
         }
         if (statement.keep && latencyNanos >= minNanos) {
@@ -160,7 +161,7 @@ final class CaptureObserver implements StatementObserver {
         boolean cut = length > MAX_TEXT;
         byte[] payload = copy(frame, commandIndex, Math.min(length, MAX_TEXT));
         return new CapturedStatement(Commands.COM_STMT_EXECUTE, session.sessionId(), session.user(),
-                session.clientAddress(), session.schema(), prepared.sql, prepared.truncated || cut,
+                session.clientAddress(), session.schema(), prepared.sql, prepared.truncated || cut, prepared.source,
                 id(frame, length), prepared.params, payload, prepared.types, longData,
                 frame.readableBytes(), true);
     }
@@ -174,9 +175,20 @@ final class CaptureObserver implements StatementObserver {
         return clientIds ? statementId(frame, payloadLength) : -1;
     }
 
-    /** A statement whose text is the command's argument, or that of {@code prepared} when given. */
+    /** A COM_QUERY or COM_STMT_PREPARE: its text, read as {@code sql} says. */
+    private CapturedStatement query(SessionInfo session, int command, ByteBuf frame, StatementContext sql,
+                                    boolean keep) {
+        return captured(session, command, frame, null, DigestSource.of(sql), keep);
+    }
+
+    /** A statement whose text is that of {@code prepared} when given, else the command's argument. */
     private CapturedStatement statement(SessionInfo session, int command, ByteBuf frame, PreparedText prepared,
-                                               boolean keep) {
+                                        boolean keep) {
+        return captured(session, command, frame, prepared, prepared == null ? null : prepared.source, keep);
+    }
+
+    private CapturedStatement captured(SessionInfo session, int command, ByteBuf frame, PreparedText prepared,
+                                       DigestSource source, boolean keep) {
         int argument = frame.readerIndex() + Packet.HEADER_SIZE + 1;
         int length = Math.max(0, frame.writerIndex() - argument);
         byte[] text = null;
@@ -195,7 +207,7 @@ final class CaptureObserver implements StatementObserver {
             id = id(frame, length + 1);
         }
         return new CapturedStatement(command, session.sessionId(), session.user(), session.clientAddress(),
-                session.schema(), text, cut, id, params, null, null, false, frame.readableBytes(), keep);
+                session.schema(), text, cut, source, id, params, null, null, false, frame.readableBytes(), keep);
     }
 
     /** Commands whose argument is text worth keeping; never COM_CHANGE_USER's, which carries auth data. */

@@ -21,6 +21,8 @@ final class CapturedStatement {
     final byte[] text;
     /** The command was longer than capture keeps: the text (or the parameters) are cut. */
     final boolean truncated;
+    /** How {@link #text} is read and digested when it is a statement's; null otherwise. */
+    final DigestSource source;
     /** A prepared statement's id (for COM_STMT_PREPARE once the response gave it), else -1. */
     long statementId;
     final int paramCount;
@@ -45,8 +47,8 @@ final class CapturedStatement {
     int errorCode;
 
     CapturedStatement(int command, long sessionId, String user, SocketAddress client, String schema, byte[] text,
-                      boolean truncated, long statementId, int paramCount, byte[] payload, List<ParameterType> types,
-                      boolean longData, long bytesIn, boolean keep) {
+                      boolean truncated, DigestSource source, long statementId, int paramCount, byte[] payload,
+                      List<ParameterType> types, boolean longData, long bytesIn, boolean keep) {
         this.command = command;
         this.sessionId = sessionId;
         this.user = user;
@@ -54,6 +56,7 @@ final class CapturedStatement {
         this.schema = schema;
         this.text = text;
         this.truncated = truncated;
+        this.source = source;
         this.statementId = statementId;
         this.paramCount = paramCount;
         this.payload = payload;

@@ -4,6 +4,8 @@ import dev.sluice.config.CaptureConfig;
 import dev.sluice.protocol.Commands;
 import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.sql.Redactor;
+import dev.sluice.proxy.sql.SqlMode;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -75,7 +77,8 @@ final class StatementRenderer {
             }
             return;
         }
-        StatementText rendered = statement.command == Commands.COM_QUERY ? text(statement.text) : preparedText(statement.text);
+        StatementText rendered = statement.command == Commands.COM_QUERY ? text(statement.text, statement.source)
+                : preparedText(statement.text, statement.source);
         String text = rendered.text();
         boolean secret = rendered.secret();
         digestHex = rendered.digestHex();
@@ -105,43 +108,60 @@ final class StatementRenderer {
         }
     }
 
-    private StatementText preparedText(byte[] bytes) {
+    /** A prepared statement's text is one array with one source for all its executes: worked out once. */
+    private StatementText preparedText(byte[] bytes, DigestSource source) {
         if (bytes.length > PREPARED_TEXT_CACHED) {
-            return text(bytes);
+            return text(bytes, source);
         }
         StatementText known = prepared.get(bytes);
         if (known == null) {
             if (prepared.size() >= PREPARED_CACHE) {
                 prepared.clear();
             }
-            known = text(bytes);
+            known = text(bytes, source);
             prepared.put(bytes, known);
         }
         return known;
     }
 
-    private StatementText text(byte[] bytes) {
-        String text = decode(bytes);
-        long hash = digest.fingerprint(text);
+    /**
+     * The digest is the one the event loop computed for stats or routing, or else computed here from
+     * the same bytes with the same charset and sql_mode (the same function, so the same digest).
+     */
+    private StatementText text(byte[] bytes, DigestSource source) {
+        Charset charset = source.charset();
+        SqlMode mode = source.sqlMode();
+        String text = decode(bytes, charset);
+        long hash = source.digested() ? source.digest() : digest.fingerprint(bytes, 0, bytes.length, charset, mode);
         String normalizedText = kept == CaptureConfig.SqlText.NONE ? null
-                : normalized.computeIfAbsent(hash, h -> digest.normalize(text));
+                : normalized.computeIfAbsent(hash, h -> digest.normalize(bytes, 0, bytes.length, charset, mode));
         boolean secret = mayHoldSecret(text);
         return new StatementText(text, secret ? Redactor.redact(text) : text, StatementText.hex(hash), normalizedText,
                 secret);
     }
 
-    /**
-     * UTF-8 as most clients send; text that is not UTF-8 (a latin1 connection) is read as Latin-1
-     * rather than garbled. A trailing NUL some clients send inside the packet is not part of it.
-     */
+    /** The COM_INIT_DB argument: UTF-8, or Latin-1 when it is not. */
     private String decode(byte[] bytes) {
+        return decode(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * UTF-8 when the text is UTF-8, else {@code charset} (the session's). UTF-8 first because
+     * session mode knows only the handshake's character set: a client that logged in as latin1
+     * and then SET NAMES utf8mb4 still has its text shown as written. A trailing NUL some clients
+     * send inside the packet is not part of the text.
+     */
+    private String decode(byte[] bytes, Charset charset) {
         int length = bytes.length;
         while (length > 0 && bytes[length - 1] == 0) {
             length--;
         }
         byte[] text = length == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, length);
         String utf8 = parameters.text(text);
-        return utf8 != null ? utf8 : new String(text, StandardCharsets.ISO_8859_1);
+        if (utf8 != null) {
+            return utf8;
+        }
+        return new String(text, charset.equals(StandardCharsets.UTF_8) ? StandardCharsets.ISO_8859_1 : charset);
     }
 
     /** Every secret the Redactor finds follows PASSWORD or IDENTIFIED, so text without both words skips it. */

@@ -10,6 +10,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -48,6 +49,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private final java.util.ArrayDeque<Object> tokens = new java.util.ArrayDeque<>();
     private static final Object NO_TOKEN = new Object();
     private java.util.Map<Object, Object> attributes;
+    /**
+     * The SQL of the COM_QUERY or COM_STMT_PREPARE going out, for the observers. Session mode
+     * tracks no session variables, so what is known is the handshake's character set and the
+     * server's default sql_mode: a later SET NAMES or SET sql_mode is not seen here.
+     */
+    private final StatementContext sql;
 
     private boolean continuation;
     private long commandSize;
@@ -78,6 +85,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         this.backend = backend;
         this.pool = pool;
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
+        this.sql = new StatementContext(backend.identity().charset());
         backend.listener(this);
         backend.backend().activeSessions().incrementAndGet();
         if (connectionId >= 0) {
@@ -221,7 +229,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (!Commands.expectsNoResponse(command)) {
             pending++;
             StatementObserver observer = runtime.observer();
-            Object token = observer.onCommand(this, command, frame);
+            boolean hasSql = command == Commands.COM_QUERY || command == Commands.COM_STMT_PREPARE;
+            Object token = observer.onCommand(this, command, frame, hasSql ? sql.reset(frame) : null);
             tokens.addLast(observer);
             tokens.addLast(token == null ? NO_TOKEN : token);
         } else {

@@ -5,7 +5,10 @@ import dev.sluice.proxy.backend.Backend;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
 
-/** Several observers as one; each one's token travels in its slot of an array. */
+/**
+ * Several observers as one; each one's token travels in its slot of an array. They share the
+ * command's {@link StatementContext}, so the digest one of them asks for is there for the others.
+ */
 public final class CompositeObserver implements StatementObserver {
 
     private final StatementObserver[] observers;
@@ -38,10 +41,10 @@ public final class CompositeObserver implements StatementObserver {
     }
 
     @Override
-    public Object onCommand(SessionInfo session, int command, ByteBuf frame) {
+    public Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
         Object[] tokens = new Object[observers.length];
         for (int i = 0; i < observers.length; i++) {
-            tokens[i] = observers[i].onCommand(session, command, frame);
+            tokens[i] = observers[i].onCommand(session, command, frame, sql);
         }
         return tokens;
     }

@@ -22,10 +22,12 @@ public interface StatementObserver {
 
     /**
      * A client command is about to go to a backend. {@code frame} is the whole packet (4-byte
-     * header, then the command byte): read it, never retain or release it. The return value comes
-     * back in {@link #onResponse}; null when nothing needs to.
+     * header, then the command byte): read it, never retain or release it. For COM_QUERY and
+     * COM_STMT_PREPARE, {@code sql} is the statement with its charset, sql_mode and digest (the one
+     * routing used); null for other commands. Both are valid during this call only. The return
+     * value comes back in {@link #onResponse}; null when nothing needs to.
      */
-    default Object onCommand(SessionInfo session, int command, ByteBuf frame) {
+    default Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
         return null;
     }
 

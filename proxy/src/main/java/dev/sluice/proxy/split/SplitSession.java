@@ -16,6 +16,7 @@ import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.frontend.Replies;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -57,6 +58,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
     private final Binding binding = new Binding(reason -> runtime().observer().onPinned(this, reason.label()));
     private final SessionVariables desired;
+    /**
+     * The SQL of the COM_QUERY or COM_STMT_PREPARE being routed or sent, read with the charset and
+     * sql_mode {@link #desired} has (the login's charset until the first connection reports one).
+     */
+    private final StatementContext sql;
     private final long maxPacketSize;
     private LoginRequest login;
     private final long sessionId;
@@ -104,6 +110,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         this.clientCapabilities = clientCapabilities;
         this.login = login;
         this.desired = new SessionVariables(schema);
+        this.sql = new StatementContext(login.charset());
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
         this.readYourWrites = new ReadYourWrites(runtime.config().routing());
         runtime.observer().onSessionStart(this);
@@ -275,8 +282,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 replyErr(1047, "08S01", "Sluice does not relay " + Commands.name(code)
                         + " (replication needs a direct connection)");
             }
-            case Commands.COM_QUERY -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules()), null));
-            case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules()), null));
+            case Commands.COM_QUERY -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
+            case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
             case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
                  Commands.COM_STMT_RESET -> statementCommand(code, frame);
             case Commands.COM_STMT_CLOSE -> {
@@ -416,7 +423,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             runtime.observer().onNoResponseCommand(this, command.code(), frame);
         } else {
             tokenObserver = runtime.observer();
-            token = tokenObserver.onCommand(this, command.code(), frame);
+            boolean hasSql = command.code() == Commands.COM_QUERY || command.code() == Commands.COM_STMT_PREPARE;
+            token = tokenObserver.onCommand(this, command.code(), frame, hasSql ? sql : null);
         }
         if (command.statement() != null) {
             frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);

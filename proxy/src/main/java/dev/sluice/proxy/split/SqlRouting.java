@@ -3,22 +3,19 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.config.RoutingRule;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.Classification;
 import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.sql.RoutingHint;
 import dev.sluice.proxy.sql.SessionEffect;
-import dev.sluice.proxy.sql.SqlMode;
 import dev.sluice.proxy.sql.StatementClassifier;
 import dev.sluice.proxy.sql.StatementKind;
 import dev.sluice.proxy.sql.TransactionEffect;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.util.concurrent.FastThreadLocal;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -38,52 +35,49 @@ final class SqlRouting {
     private SqlRouting() {
     }
 
-    private static final FastThreadLocal<Digest> DIGEST = new FastThreadLocal<>() {
-        @Override
-        protected Digest initialValue() {
-            return new Digest();
-        }
-    };
-
-    /** Routing for the SQL of a COM_QUERY or COM_STMT_PREPARE frame. */
-    static RoutedStatement forQuery(ByteBuf frame, SessionVariables session, List<RoutingRule> rules) {
+    /**
+     * Routing for the SQL of a COM_QUERY or COM_STMT_PREPARE frame. {@code sql} is reset to the
+     * frame with the session's character set and sql_mode: the classifier reads the text with
+     * them, and a digest a rule asks for is the one the observers get.
+     */
+    static RoutedStatement forQuery(ByteBuf frame, SessionVariables session, List<RoutingRule> rules,
+                                    StatementContext sql) {
+        sql.reset(frame, session.variable("character_set_client"), session.variable("sql_mode"));
         int length = RawPacketDecoder.payloadLength(frame) - 1;
         int offset = frame.readerIndex() + Packet.HEADER_SIZE + 1;
-        byte[] sql;
+        byte[] bytes;
         int start;
         if (frame.hasArray()) {
-            sql = frame.array();
+            bytes = frame.array();
             start = frame.arrayOffset() + offset;
         } else {
-            sql = ByteBufUtil.getBytes(frame, offset, length, false);
+            bytes = ByteBufUtil.getBytes(frame, offset, length, false);
             start = 0;
         }
-        Charset charset = charset(session.variable("character_set_client"));
-        SqlMode mode = sqlMode(session.variable("sql_mode"));
-        Classification classification = CLASSIFIER.get().classify(sql, start, length, charset, mode);
+        Classification classification = CLASSIFIER.get().classify(bytes, start, length, sql.charset(), sql.sqlMode());
         RoutingRule.Route ruled = null;
         if (classification.hint() == RoutingHint.NONE && !rules.isEmpty()) {
-            ruled = firstMatch(rules, sql, start, length, charset, mode);
+            ruled = firstMatch(rules, bytes, start, length, sql);
         }
         return route(classification, ruled);
     }
 
     /** The route of the first rule the statement matches (by text or by digest), or null. */
-    private static RoutingRule.Route firstMatch(List<RoutingRule> rules, byte[] sql, int start, int length,
-                                                Charset charset, SqlMode mode) {
+    private static RoutingRule.Route firstMatch(List<RoutingRule> rules, byte[] bytes, int start, int length,
+                                                StatementContext sql) {
         String text = null;
         String digest = null;
         for (RoutingRule rule : rules) {
             if (rule.match() != null) {
                 if (text == null) {
-                    text = new String(sql, start, length, charset);
+                    text = new String(bytes, start, length, sql.charset());
                 }
                 if (rule.match().matcher(text).find()) {
                     return rule.route();
                 }
             } else {
                 if (digest == null) {
-                    digest = Digest.hex(DIGEST.get().fingerprint(sql, start, length, charset, mode));
+                    digest = Digest.hex(sql.digest());
                 }
                 if (rule.digest().equals(digest)) {
                     return rule.route();
@@ -141,34 +135,5 @@ final class SqlRouting {
         };
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
                 !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState);
-    }
-
-    private static SqlMode sqlMode(String sqlMode) {
-        return sqlMode == null ? SqlMode.DEFAULT : SqlMode.fromSqlModeVariable(sqlMode);
-    }
-
-    /** The Java charset for a MySQL character set name; UTF-8 when unknown. */
-    static Charset charset(String mysqlName) {
-        if (mysqlName == null || mysqlName.isEmpty()) {
-            return StandardCharsets.UTF_8;
-        }
-        String name = mysqlName.toLowerCase(Locale.ROOT);
-        return switch (name) {
-            case "utf8", "utf8mb3", "utf8mb4" -> StandardCharsets.UTF_8;
-            case "latin1" -> Charset.forName("windows-1252");
-            case "ascii" -> StandardCharsets.US_ASCII;
-            case "binary" -> StandardCharsets.ISO_8859_1;
-            case "sjis" -> Charset.forName("Shift_JIS");
-            case "cp932" -> Charset.forName("windows-31j");
-            case "euckr" -> Charset.forName("EUC-KR");
-            case "ujis" -> Charset.forName("EUC-JP");
-            default -> {
-                try {
-                    yield Charset.forName(name);
-                } catch (IllegalArgumentException e) {
-                    yield StandardCharsets.UTF_8;
-                }
-            }
-        };
     }
 }

@@ -6,13 +6,10 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
-import dev.sluice.proxy.sql.Digest;
-import dev.sluice.proxy.sql.SqlMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.LongObjectHashMap;
-import io.netty.util.concurrent.FastThreadLocal;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -21,26 +18,13 @@ import java.util.concurrent.atomic.LongAdder;
  * Counts what passes the proxy: per-backend errors by code, statements to the primary and to
  * replicas, pins by reason, per-session figures and query digests. Runs on the event loops: each
  * step is an adder increment or a lock-free lookup; the digest of a statement is its 64-bit
- * fingerprint, and only a statement never seen before is normalized to text.
+ * fingerprint, the one its {@link StatementContext} computed with the session's character set and
+ * sql_mode (the one routing rules match), and only a statement never seen before is normalized to
+ * text.
  */
 public final class StatsObserver implements StatementObserver {
 
-    /** Longer statements are digested by their first 64 KiB (the text shown is cut far earlier anyway). */
-    private static final int MAX_DIGESTED = 64 * 1024;
     private static final Object PREPARED = new Object();
-
-    private static final FastThreadLocal<Digest> DIGEST = new FastThreadLocal<>() {
-        @Override
-        protected Digest initialValue() {
-            return new Digest();
-        }
-    };
-    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
-        @Override
-        protected byte[] initialValue() {
-            return new byte[4096];
-        }
-    };
 
     private final DigestTable digests;
     private final SessionRegistry sessions = new SessionRegistry();
@@ -100,12 +84,12 @@ public final class StatsObserver implements StatementObserver {
     }
 
     @Override
-    public Object onCommand(SessionInfo session, int command, ByteBuf frame) {
+    public Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
         if (!digests.enabled()) {
             return null;
         }
         return switch (command) {
-            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> digestOf(frame);
+            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> digestOf(sql);
             case Commands.COM_STMT_EXECUTE -> prepared(session, false).get(statementId(frame));
             default -> null;
         };
@@ -162,34 +146,17 @@ public final class StatsObserver implements StatementObserver {
         counter.increment();
     }
 
-    private DigestStats digestOf(ByteBuf frame) {
-        int length = Math.min(MAX_DIGESTED, RawPacketDecoder.payloadLength(frame) - 1);
-        if (length <= 0) {
+    /** Only a digest not kept yet costs its normalized text (the context computes it once). */
+    private DigestStats digestOf(StatementContext sql) {
+        if (sql.isEmpty()) {
             return null;
         }
-        int offset = frame.readerIndex() + Packet.HEADER_SIZE + 1;
-        byte[] sql;
-        int start;
-        if (frame.hasArray()) {
-            sql = frame.array();
-            start = frame.arrayOffset() + offset;
-        } else {
-            sql = SCRATCH.get();
-            if (sql.length < length) {
-                sql = new byte[Math.max(length, sql.length * 2)];
-                SCRATCH.set(sql);
-            }
-            frame.getBytes(offset, sql, 0, length);
-            start = 0;
-        }
-        Digest digest = DIGEST.get();
-        long fingerprint = digest.fingerprint(sql, start, length, StandardCharsets.UTF_8, SqlMode.DEFAULT);
+        long fingerprint = sql.digest();
         DigestStats found = digests.find(fingerprint);
         if (found != null) {
             return found;
         }
-        String text = digest.normalize(sql, start, length, StandardCharsets.UTF_8, SqlMode.DEFAULT);
-        return digests.add(fingerprint, text, System.currentTimeMillis());
+        return digests.add(fingerprint, sql.digestText(), System.currentTimeMillis());
     }
 
     private static long statementId(ByteBuf frame) {

@@ -33,7 +33,7 @@ class CaptureFailureTest {
         assertThat(status.describe()).startsWith("capture off after a failure: cannot write ");
         assertThat(capture.control.stats().failures()).isEqualTo(1);
         TestSession session = new TestSession(1, "app", null);
-        assertThat(capture.observer().onCommand(session, 3, Frames.query("SELECT 1"))).isNull();
+        assertThat(capture.command(session, Frames.query("SELECT 1"))).isNull();
     }
 
     @Test
@@ -54,7 +54,7 @@ class CaptureFailureTest {
         assertThat(stats.writtenStatements()).isZero();
         assertThat(stats.droppedStatements()).isEqualTo(stats.queuedStatements());
         // Statements after the failure are not even copied.
-        assertThat(capture.observer().onCommand(session, 3, Frames.query("SELECT 11"))).isNull();
+        assertThat(capture.command(session, Frames.query("SELECT 11"))).isNull();
         capture.control.disable();
         // Enabled again, it tries again (and fails again, once more counted).
         capture.control.enable();

@@ -45,8 +45,13 @@ final class CaptureHarness {
     void run(TestSession session, ByteBuf frame, Response response, long latencyMicros) {
         int command = frame.getUnsignedByte(Packet.HEADER_SIZE);
         StatementObserver observer = observer();
-        Object token = observer.onCommand(session, command, frame);
+        Object token = observer.onCommand(session, command, frame, session.sql(frame));
         observer.onResponse(session, token, command, backend(session.backendName()), response, latencyMicros * 1000);
+    }
+
+    /** The command alone, as a session hands it to the observers; returns what capture asked to get back. */
+    Object command(TestSession session, ByteBuf frame) {
+        return observer().onCommand(session, frame.getUnsignedByte(Packet.HEADER_SIZE), frame, session.sql(frame));
     }
 
     void noResponse(TestSession session, ByteBuf frame) {

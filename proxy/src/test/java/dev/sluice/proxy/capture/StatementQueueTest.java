@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class StatementQueueTest {
 
     private static CapturedStatement statement(long session, long n) {
-        return new CapturedStatement(3, session, "u", null, null, null, false, n, 0, null, null, false, 0, true);
+        return new CapturedStatement(3, session, "u", null, null, null, false, null, n, 0, null, null, false, 0, true);
     }
 
     @Test

@@ -1,6 +1,10 @@
 package dev.sluice.proxy.capture;
 
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.frame.Packet;
 import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.observe.StatementContext;
+import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.HashMap;
@@ -15,6 +19,10 @@ final class TestSession implements SessionInfo {
     private String schema;
     private String backend = "primary";
     private final Map<Object, Object> attributes = new HashMap<>();
+    /** As a session has one: utf8mb4 at login (collation 45) unless {@link #variables} says otherwise. */
+    private final StatementContext sql = new StatementContext(45);
+    private String characterSetClient;
+    private String sqlMode;
 
     TestSession(long id, String user, String schema) {
         this.id = id;
@@ -30,6 +38,20 @@ final class TestSession implements SessionInfo {
     TestSession backend(String name) {
         backend = name;
         return this;
+    }
+
+    /** The session's character_set_client and sql_mode as a split session tracks them (null: not set). */
+    TestSession variables(String characterSetClient, String sqlMode) {
+        this.characterSetClient = characterSetClient;
+        this.sqlMode = sqlMode;
+        return this;
+    }
+
+    /** What a session hands the observers with {@code frame}: its SQL for COM_QUERY and COM_STMT_PREPARE, else null. */
+    StatementContext sql(ByteBuf frame) {
+        int command = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
+        boolean hasSql = command == Commands.COM_QUERY || command == Commands.COM_STMT_PREPARE;
+        return hasSql ? sql.reset(frame, characterSetClient, sqlMode) : null;
     }
 
     @Override
