@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 /**
  * A routing rule: statements whose text matches {@code match} (a regular expression, searched
  * anywhere in the statement) or whose digest is {@code digest} (16 hex digits, as the stats show
- * it) go to {@code route}, whatever the classifier says.
+ * it: the one digest of the statement, which stats and capture show too) go to {@code route},
+ * whatever the classifier says.
  */
 public record RoutingRule(Pattern match, String digest, Route route) {
 

@@ -6,8 +6,9 @@
  * <li>{@link dev.sluice.proxy.sql.StatementClassifier} → {@link dev.sluice.proxy.sql.Classification}:
  *     kind, read-only for routing, comment hint, {@link dev.sluice.proxy.sql.SessionEffect}s, SET
  *     assignments, USE schema, transaction effect.</li>
- * <li>{@link dev.sluice.proxy.sql.Digest}: normalized text and a 64-bit fingerprint for stats and
- *     capture.</li>
+ * <li>{@link dev.sluice.proxy.sql.Digest}: normalized text and a 64-bit fingerprint for stats,
+ *     capture and routing rules, computed once per statement by
+ *     {@link dev.sluice.proxy.observe.StatementContext}.</li>
  * <li>{@link dev.sluice.proxy.sql.Redactor}: passwords masked before capture.</li>
  * </ul>
  *
