@@ -110,6 +110,11 @@ public record SluiceConfig(
                 capture);
     }
 
+    public SluiceConfig withEventLoops(int newEventLoops) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, newEventLoops, admin, health, stats,
+                capture);
+    }
+
     public SluiceConfig withUsers(List<UserConfig> newUsers) {
         return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
                 capture);

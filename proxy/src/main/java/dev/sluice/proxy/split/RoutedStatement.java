@@ -18,11 +18,11 @@ import java.util.Set;
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
-                              boolean readsLastConnection) {
+                              boolean readsLastConnection, boolean effectsInText) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false);
+            true, false, false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

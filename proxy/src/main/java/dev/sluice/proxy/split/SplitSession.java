@@ -460,7 +460,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void onSessionState(List<SessionStateChange> changes) {
-        TrackedChanges tracked = TrackedChanges.apply(changes, desired, readYourWrites);
+        TrackedChanges tracked = TrackedChanges.apply(changes, desired, readYourWrites,
+                current != null && current.route().effectsInText());
         collationUnknown |= tracked.collationUnknown();
         gtidReported |= tracked.gtidReported();
         if (tracked.untracked() && current != null && current.route().pins().isEmpty()) {

@@ -133,7 +133,10 @@ final class SqlRouting {
                     : (c.readOnly() || readOnlyTransaction || plainSet) && !readsConnectionState
                             ? Target.REPLICA : Target.PRIMARY;
         };
+        // A SET or USE says in its text all it changes, which the server then reports; any other
+        // statement (a CALL above all) may change what no report names, user variables say.
+        boolean effectsInText = c.kind() == StatementKind.SET || c.kind() == StatementKind.USE;
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
-                !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState);
+                !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText);
     }
 }

@@ -8,14 +8,19 @@ import java.util.List;
  * schema to replay elsewhere, the GTID of its last write.
  *
  * @param untracked         state changed that no variable or schema entry explains (user
- *                          variables set in a procedure, say): the session must stay where it is
+ *                          variables set in a procedure, say): the session must stay where it is.
+ *                          The server sets the state-change flag for all changes at once, so the
+ *                          entries explain it only for a statement whose text names every change
+ *                          (SET, USE): a procedure that sets @tenant and sql_mode reports sql_mode
+ *                          alone, and @tenant would stay behind on a shared connection
  * @param collationUnknown  the character set changed without collation_connection being reported
  *                          (MariaDB does not report it for SET NAMES): it must be read back
  * @param gtidReported      last_gtid came with it
  */
 record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported) {
 
-    static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites) {
+    static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites,
+                                boolean effectsInText) {
         boolean explained = false;
         boolean stateChange = false;
         boolean charsetChanged = false;
@@ -44,6 +49,6 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                 }
             }
         }
-        return new TrackedChanges(stateChange && !explained, charsetChanged && !collationReported, gtid);
+        return new TrackedChanges(stateChange && !(explained && effectsInText), charsetChanged && !collationReported, gtid);
     }
 }
