@@ -11,6 +11,7 @@ import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.protocol.response.ResponseTracker;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -32,19 +33,24 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(BackendConnection.class);
     /** OK, ERR, EOF, column count and prepare-OK all fit; longer packets are rows or data. */
     private static final int INSPECT_LIMIT = 1024;
+    /**
+     * Split mode reads every OK whole for its session-state block, however many variables it
+     * reports; only packets split across reads are copied, up to this much.
+     */
+    private static final int TRACKED_INSPECT_LIMIT = 1 << 20;
 
     private final Channel channel;
     private final Backend backend;
     private final BackendIdentity identity;
     private final ResponseTracker tracker;
-    private final PacketScanner scanner = new PacketScanner(INSPECT_LIMIT);
+    private final PacketScanner scanner;
     /** Kept in a field: a method reference made on every read would be an allocation per read. */
     private final PacketScanner.Visitor packetVisitor = this::onPacket;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private final long openedNanos = System.nanoTime();
     /** Read by other event loops' sessions translating a KILL, hence volatile. */
     private volatile long threadId = -1;
-    /** Split mode: whole frames arrive (a frame decoder sits in front) and session state is tracked. */
+    /** Split mode: session state is tracked, and listeners get whole packets only. */
     private final boolean framed;
     private final dev.sluice.proxy.split.SessionVariables state;
     private boolean stripSessionState;
@@ -56,7 +62,16 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private ResponseListener listener;
     private String schema;
     private int segmentStart;
+    /** Where the last whole packet of the current read ends. */
+    private int packetEnd;
     private ByteBuf currentChunk;
+    /**
+     * Split mode: the start of a packet that the last read cut off, held until its end arrives, so
+     * listeners only ever get whole packets and an OK can still be rewritten.
+     */
+    private CompositeByteBuf partial;
+    /** The held packet's end has arrived in this read. */
+    private boolean partialWhole;
     /** Who received bytes in the current read and needs a flush at its end (even if released since). */
     private ResponseListener flushTarget;
     private boolean broken;
@@ -75,6 +90,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         this.tracker = new ResponseTracker(identity.capabilities());
         this.schema = schema;
         this.framed = framed;
+        this.scanner = new PacketScanner(framed ? TRACKED_INSPECT_LIMIT : INSPECT_LIMIT);
         this.state = framed ? new dev.sluice.proxy.split.SessionVariables(schema) : null;
         this.statements = framed ? new dev.sluice.proxy.split.ConnectionStatements(this, MAX_PREPARED) : null;
     }
@@ -238,21 +254,29 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         CommandsInFlight.sent();
     }
 
+    /**
+     * One read's bytes, passed on in as few slices as the responses allow (one per read inside a
+     * result set) while the scanner walks the packet headers. Split mode also reads each OK's
+     * session-state block, strips it for clients that did not ask for one, and hands only whole
+     * packets on.
+     */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (framed) {
-            onFrame((ByteBuf) msg);
-            return;
-        }
         ByteBuf chunk = (ByteBuf) msg;
         try {
             backend.countBytes(0, chunk.readableBytes());
             currentChunk = chunk;
             segmentStart = chunk.readerIndex();
+            packetEnd = segmentStart;
             scanner.scan(chunk, packetVisitor);
             InFlight head = inFlight.peekFirst();
             ResponseListener target = head != null ? head.listener() : listener;
-            emit(target, chunk, chunk.writerIndex());
+            if (framed && !scanner.atBoundary()) {
+                emit(target, chunk, packetEnd);
+                holdPartial(chunk, packetEnd);
+            } else {
+                emit(target, chunk, chunk.writerIndex());
+            }
         } catch (ProtocolException e) {
             log.warn("unreadable response from backend {}: {}", backend.name(), e.getMessage());
             fail("unreadable response from " + backend.name() + ": " + e.getMessage());
@@ -263,64 +287,75 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void onPacket(int sequenceId, int length, ByteBuf payload, int endIndex) {
+        partialWhole |= partial != null;
         InFlight head = inFlight.peekFirst();
         if (head == null) {
             // Unsolicited: a server going away says so (ERR 1053, 1927) before closing.
+            packetEnd = endIndex;
             return;
         }
-        if (!tracker.accept(payload, length)) {
-            return;
-        }
-        emit(head.listener(), currentChunk, endIndex);
-        completeHead(head);
-    }
-
-    /** Split mode: one whole frame; OK packets may carry session state to record or strip. */
-    private void onFrame(ByteBuf frame) {
-        InFlight head = inFlight.peekFirst();
-        if (head == null) {
-            ResponseListener target = listener;
-            if (target != null) {
-                target.onResponseBytes(frame);
-                flushTarget = target;
-            } else {
-                frame.release();
-            }
-            return;
-        }
-        ByteBuf out = frame;
-        boolean done;
-        try {
-            backend.countBytes(0, frame.readableBytes());
-            ByteBuf payload = RawPacketDecoder.payload(frame);
-            done = tracker.accept(payload, payload.readableBytes());
+        boolean done = tracker.accept(payload, length);
+        if (framed) {
             if (head.rows() != null && tracker.lastPacketWasRow()) {
                 head.rows().accept(payload);
             }
             if (tracker.lastPacketWasOk()) {
-                out = trackSessionState(head, frame, payload);
+                ByteBuf rewritten = trackSessionState(head, sequenceId, payload);
+                if (rewritten != null) {
+                    replacePacket(head.listener(), rewritten, length, endIndex);
+                }
             }
-        } catch (ProtocolException e) {
-            frame.release();
-            log.warn("unreadable response from backend {}: {}", backend.name(), e.getMessage());
-            fail("unreadable response from " + backend.name() + ": " + e.getMessage());
-            return;
         }
-        if (head.listener() != null) {
-            head.listener().onResponseBytes(out);
-            flushTarget = head.listener();
-        } else {
-            out.release();
-        }
+        packetEnd = endIndex;
         if (done) {
+            emit(head.listener(), currentChunk, endIndex);
             completeHead(head);
         }
     }
 
-    private ByteBuf trackSessionState(InFlight head, ByteBuf frame, ByteBuf payload) {
+    /** The packet that ends at {@code endIndex} goes out as {@code rewritten} instead. */
+    private void replacePacket(ResponseListener target, ByteBuf rewritten, int length, int endIndex) {
+        int start = endIndex - Packet.HEADER_SIZE - length;
+        if (start >= currentChunk.readerIndex()) {
+            emit(target, currentChunk, start);
+        } else {
+            // It began in an earlier read, which held back all of it that it had.
+            releasePartial();
+        }
+        target.onResponseBytes(rewritten);
+        flushTarget = target;
+        segmentStart = endIndex;
+    }
+
+    private void releasePartial() {
+        if (partial != null) {
+            partial.release();
+            partial = null;
+        }
+        partialWhole = false;
+    }
+
+    private void holdPartial(ByteBuf chunk, int from) {
+        int length = chunk.writerIndex() - from;
+        if (length == 0) {
+            return;
+        }
+        if (partial == null) {
+            partial = channel.alloc().compositeBuffer(Integer.MAX_VALUE);
+        }
+        partial.addComponent(true, chunk.retainedSlice(from, length));
+        segmentStart = chunk.writerIndex();
+    }
+
+    /**
+     * Split mode: what an OK's session-state block changed is recorded on this connection and
+     * told to the listener. Returns the OK without that block when the client did not ask for
+     * session tracking (the proxy did, for itself), else null: the packet goes on as it came.
+     */
+    private ByteBuf trackSessionState(InFlight head, int sequenceId, ByteBuf payload) {
         OkPacket ok = OkPacket.decode(payload.duplicate(), identity.capabilities());
         if (ok.sessionStateChanges() == null) {
-            return frame;
+            return null;
         }
         for (SessionStateChange change : ok.sessionStateChanges()) {
             switch (change) {
@@ -337,7 +372,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             head.listener().onSessionState(ok.sessionStateChanges());
         }
         if (!stripSessionState || head.listener() == null) {
-            return frame;
+            return null;
         }
         OkPacket plain = new OkPacket(ok.header(), ok.affectedRows(), ok.lastInsertId(),
                 ok.statusFlags() & ~ServerStatus.SESSION_STATE_CHANGED, ok.warnings(), ok.info(), null);
@@ -345,8 +380,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         rewritten.writeZero(Packet.HEADER_SIZE);
         plain.encode(rewritten);
         rewritten.setMediumLE(0, rewritten.readableBytes() - Packet.HEADER_SIZE);
-        rewritten.setByte(3, RawPacketDecoder.sequenceId(frame));
-        frame.release();
+        rewritten.setByte(3, sequenceId);
         return rewritten;
     }
 
@@ -374,6 +408,18 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
 
     private void emit(ResponseListener target, ByteBuf chunk, int endIndex) {
         int length = endIndex - segmentStart;
+        if (partialWhole) {
+            // The held packet is whole now and goes first.
+            ByteBuf held = partial;
+            partial = null;
+            partialWhole = false;
+            if (target != null) {
+                target.onResponseBytes(held);
+                flushTarget = target;
+            } else {
+                held.release();
+            }
+        }
         if (length > 0 && target != null) {
             target.onResponseBytes(chunk.retainedSlice(segmentStart, length));
             flushTarget = target;
@@ -459,6 +505,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         broken = true;
+        releasePartial();
         if (statements != null) {
             statements.connectionClosed();
         }
@@ -479,6 +526,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         broken = true;
+        releasePartial();
         listener = null;
         CommandsInFlight.ended(inFlight.size());
         inFlight.clear();

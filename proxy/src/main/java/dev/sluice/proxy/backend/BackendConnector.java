@@ -32,7 +32,7 @@ public final class BackendConnector {
     private final boolean framed;
 
     /**
-     * @param framed split mode: connections keep their frame decoder and track session state
+     * @param framed split mode: connections track session state and hand on whole packets
      */
     public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
                             Duration connectTimeout, Duration backendRetry, boolean framed) {

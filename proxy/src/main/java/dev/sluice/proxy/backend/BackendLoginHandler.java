@@ -149,8 +149,9 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
         connection.threadId(greeting.connectionId());
         ctx.pipeline().replace(this, "backend", connection);
         backend.connectSucceeded();
+        // From here on the connection walks packet headers in the bytes as they arrive.
+        ctx.pipeline().remove(RawPacketDecoder.class);
         if (!framed) {
-            ctx.pipeline().remove(RawPacketDecoder.class);
             complete(connection);
             return;
         }

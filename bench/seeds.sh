@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The seeds' mysqlslap commands as written, at default settings, straight to the primary and
+# through the proxy in split mode (the zero-config default) and in session mode, one after the
+# other for each command. Prints each command's wall time per target, its ratio to direct, and
+# whether it finished without error.
+#
+#   bench/seeds.sh                 every command
+#   bench/seeds.sh --quick         1, 25, 50, 100 clients only
+#
+# It starts `./sluice proxy` (embedded MariaDB primary and two replicas, split mode, port 4040),
+# then a second proxy in session mode on 4050 in front of the same backends (admin off).
+# Environment: SEED_TIMEOUT (default 900) seconds before a run is stopped and reported as such.
+# Both sides speak plaintext (--skip-ssl), so TLS set-up costs neither.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+timeout_s=${SEED_TIMEOUT:-900}
+command -v mariadb-slap >/dev/null || { echo "mariadb-slap not found: apt-get install mariadb-client" >&2; exit 1; }
+[ "$(ulimit -n)" -ge 8000 ] || ulimit -n 20000 2>/dev/null || echo "warning: open-file limit $(ulimit -n) is low for 3000 clients" >&2
+
+work=$(mktemp -d /tmp/seeds.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+./sluice build >/dev/null
+./sluice proxy > "$work/split.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 120); do grep -q "^Sluice is listening" "$work/split.log" && break; sleep 1; done
+grep -q "^Sluice is listening" "$work/split.log" || { cat "$work/split.log" >&2; echo "the proxy did not start" >&2; exit 1; }
+primary=$(awk '/^backend primary /{print $4}' "$work/split.log")
+replicas=$(awk '/^backend replica[0-9]* /{print $4}' "$work/split.log")
+{
+  echo "listen: 127.0.0.1:4050"
+  echo "users: [{name: app, password: app}]"
+  echo "backends:"
+  echo "  - {name: primary, address: $primary, role: primary}"
+  n=0
+  for r in $replicas; do n=$((n + 1)); echo "  - {name: replica$n, address: $r, role: replica}"; done
+  echo "admin: {enabled: false}"
+} > "$work/session.yaml"
+./sluice proxy --config "$work/session.yaml" > "$work/session.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 60); do grep -q "listening on" "$work/session.log" && break; sleep 1; done
+grep -q "listening on" "$work/session.log" || { cat "$work/session.log" >&2; echo "the session-mode proxy did not start" >&2; exit 1; }
+
+classic="--iterations=1 --number-int-cols=2 --number-char-cols=3 --auto-generate-sql --engine=innodb"
+classic+=" --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed --number-of-queries=10000"
+commands=("--concurrency=1,25,50,100 $classic")
+if [ $quick -eq 0 ]; then
+  commands+=("--concurrency=1000 $classic" "--concurrency=2000,3000 $classic"
+             "--auto-generate-sql --concurrency=3000 --auto-generate-sql-write-number=100 -i 2")
+  if mariadb -h"${primary%:*}" -P"${primary#*:}" -uapp -papp --skip-ssl -N -e \
+      "SELECT 1 FROM information_schema.engines WHERE engine = 'BLACKHOLE' AND support IN ('YES', 'DEFAULT')" 2>/dev/null | grep -q 1; then
+    commands+=("--concurrency=1,25,50,100 ${classic/--engine=innodb/--engine=blackhole}")
+  else
+    echo "(the blackhole command is left out: this server has no BLACKHOLE engine)"
+  fi
+fi
+
+run() { # name host port args...
+  local name=$1 host=$2 port=$3; shift 3
+  local start end rc=0
+  start=$(date +%s.%N)
+  timeout "$timeout_s" mariadb-slap --no-defaults --skip-ssl -h"$host" -P"$port" -uapp -papp "$@" \
+    > "$work/$name.out" 2>&1 || rc=$?
+  end=$(date +%s.%N)
+  local errors=""
+  [ $rc -eq 124 ] && errors="stopped after ${timeout_s}s"
+  [ $rc -ne 0 ] && [ -z "$errors" ] && errors="exit $rc: $(grep -m1 -i error "$work/$name.out" || tail -1 "$work/$name.out")"
+  printf '%s %s\n' "$(echo "$end - $start" | bc)" "${errors:-ok}"
+}
+
+printf '%-10s %9s %9s %6s %9s %6s  %s\n' command direct split ratio session ratio errors
+i=0
+for c in "${commands[@]}"; do
+  i=$((i + 1))
+  # shellcheck disable=SC2086 # each command is a list of options, as written
+  read -r d de < <(run "c$i-direct" "${primary%:*}" "${primary#*:}" $c)
+  read -r s se < <(run "c$i-split" 127.0.0.1 4040 $c)
+  read -r m me < <(run "c$i-session" 127.0.0.1 4050 $c)
+  printf '%-10s %8.1fs %8.1fs %6.2f %8.1fs %6.2f  %s\n' "#$i" "$d" "$s" "$(echo "$s / $d" | bc -l)" "$m" \
+    "$(echo "$m / $d" | bc -l)" "direct: $de; split: $se; session: $me"
+  echo "           mariadb-slap $c"
+done
