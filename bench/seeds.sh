@@ -8,7 +8,8 @@
 #   bench/seeds.sh --quick         1, 25, 50, 100 clients only
 #
 # It starts `./sluice proxy` (embedded MariaDB primary and two replicas, split mode, port 4040),
-# then a second proxy in session mode on 4050 in front of the same backends (admin off).
+# then a second proxy in session mode on 4050 in front of the same primary (admin off): mysqlslap
+# writes, and a session balanced onto a read-only replica would fail for reasons not the proxy's.
 # Environment: SEED_TIMEOUT (default 900) seconds before a run is stopped and reported as such.
 # Both sides speak plaintext (--skip-ssl), so TLS set-up costs neither.
 set -euo pipefail
@@ -34,14 +35,11 @@ pids+=($!)
 for _ in $(seq 1 120); do grep -q "^Sluice is listening" "$work/split.log" && break; sleep 1; done
 grep -q "^Sluice is listening" "$work/split.log" || { cat "$work/split.log" >&2; echo "the proxy did not start" >&2; exit 1; }
 primary=$(awk '/^backend primary /{print $4}' "$work/split.log")
-replicas=$(awk '/^backend replica[0-9]* /{print $4}' "$work/split.log")
 {
   echo "listen: 127.0.0.1:4050"
   echo "users: [{name: app, password: app}]"
   echo "backends:"
   echo "  - {name: primary, address: $primary, role: primary}"
-  n=0
-  for r in $replicas; do n=$((n + 1)); echo "  - {name: replica$n, address: $r, role: replica}"; done
   echo "admin: {enabled: false}"
 } > "$work/session.yaml"
 ./sluice proxy --config "$work/session.yaml" > "$work/session.log" 2>&1 &
@@ -73,6 +71,8 @@ run() { # name host port args...
   local errors=""
   [ $rc -eq 124 ] && errors="stopped after ${timeout_s}s"
   [ $rc -ne 0 ] && [ -z "$errors" ] && errors="exit $rc: $(grep -m1 -i error "$work/$name.out" || tail -1 "$work/$name.out")"
+  # mariadb-slap has been seen to print an error and still exit 0.
+  [ -z "$errors" ] && grep -qi "error" "$work/$name.out" && errors="$(grep -m1 -i error "$work/$name.out")"
   printf '%s %s\n' "$(echo "$end - $start" | bc)" "${errors:-ok}"
 }
 

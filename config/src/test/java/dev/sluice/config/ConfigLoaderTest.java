@@ -90,6 +90,14 @@ class ConfigLoaderTest {
         assertThat(config.backend("[::1]:3307")).map(BackendConfig::isReplica).contains(true);
     }
 
+    /** Every client the proxy accepts may wait its turn for a backend unless told otherwise. */
+    @Test
+    void theBackendQueueHoldsAsManyAsMayConnect() {
+        SluiceConfig config = ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\nlimits:\n"
+                + "  max_client_connections: 3500\n", "queue.yaml", NO_ENV);
+        assertThat(config.limits().backendQueueSize()).isEqualTo(3500);
+    }
+
     @Test
     void aFileWithOnlyABackendTakesEveryDefault() {
         SluiceConfig config = ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\n", "min.yaml", NO_ENV);

@@ -19,7 +19,7 @@ class RecordsTest {
     void defaultsAreTheDocumentedOnes() {
         assertThat(RoutingConfig.defaults()).isEqualTo(new RoutingConfig(RoutingConfig.Mode.SESSION,
                 RoutingConfig.Balancer.ROUND_ROBIN));
-        assertThat(LimitsConfig.defaults()).isEqualTo(new LimitsConfig(10_000, 1_000, false, 1_073_741_824));
+        assertThat(LimitsConfig.defaults()).isEqualTo(new LimitsConfig(10_000, 10_000, false, 1_073_741_824));
         assertThat(TimeoutsConfig.defaults()).isEqualTo(new TimeoutsConfig(Duration.ofSeconds(5), Duration.ofSeconds(10),
                 Duration.ofHours(8), Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofSeconds(30),
                 Duration.ofSeconds(1)));

@@ -70,8 +70,9 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
      * listeners only ever get whole packets and an OK can still be rewritten.
      */
     private CompositeByteBuf partial;
-    /** The held packet's end has arrived in this read. */
+    /** The held packet's end has arrived in this read, at this index. */
     private boolean partialWhole;
+    private int partialEnd;
     /** Who received bytes in the current read and needs a flush at its end (even if released since). */
     private ResponseListener flushTarget;
     private boolean broken;
@@ -287,7 +288,10 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void onPacket(int sequenceId, int length, ByteBuf payload, int endIndex) {
-        partialWhole |= partial != null;
+        if (partial != null && !partialWhole) {
+            partialWhole = true;
+            partialEnd = endIndex;
+        }
         InFlight head = inFlight.peekFirst();
         if (head == null) {
             // Unsolicited: a server going away says so (ERR 1053, 1927) before closing.
@@ -409,7 +413,12 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private void emit(ResponseListener target, ByteBuf chunk, int endIndex) {
         int length = endIndex - segmentStart;
         if (partialWhole) {
-            // The held packet is whole now and goes first.
+            // The held packet is whole now and goes first, with its end from this read.
+            if (partialEnd > segmentStart) {
+                partial.addComponent(true, chunk.retainedSlice(segmentStart, partialEnd - segmentStart));
+                segmentStart = partialEnd;
+                length = endIndex - segmentStart;
+            }
             ByteBuf held = partial;
             partial = null;
             partialWhole = false;
