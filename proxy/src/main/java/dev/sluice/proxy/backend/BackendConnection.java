@@ -48,8 +48,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private final PacketScanner.Visitor packetVisitor = this::onPacket;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private final long openedNanos = System.nanoTime();
-    /** Read by other event loops' sessions translating a KILL, hence volatile. */
-    private volatile long threadId = -1;
+    private long threadId = -1;
     /** Split mode: session state is tracked, and listeners get whole packets only. */
     private final boolean framed;
     private final dev.sluice.proxy.split.SessionVariables state;
@@ -79,6 +78,13 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private long idleSinceNanos = System.nanoTime();
     private PoolKey poolKey;
     private volatile boolean slotHandedOver;
+    /**
+     * KILL QUERY statements sent for this connection's thread that the server has not answered:
+     * until it has, the connection must not run another session's statement, which a late KILL
+     * would interrupt. A release meanwhile waits in {@link #afterKills}.
+     */
+    private int killsPending;
+    private Runnable afterKills;
 
     public BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema) {
         this(channel, backend, identity, schema, false);
@@ -187,6 +193,29 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
 
     void slotHandedOver(boolean handedOver) {
         this.slotHandedOver = handedOver;
+    }
+
+    /** A KILL QUERY of this connection's thread is on its way to the server (see {@link #killEnded}). */
+    public void killStarted() {
+        killsPending++;
+    }
+
+    /** The server answered a KILL QUERY of this connection's thread; a release held back meanwhile goes ahead. */
+    public void killEnded() {
+        if (--killsPending == 0 && afterKills != null) {
+            Runnable release = afterKills;
+            afterKills = null;
+            release.run();
+        }
+    }
+
+    /** Whether {@code release} must wait for the server to answer a KILL of this thread; if so it runs then. */
+    boolean releaseAfterKills(Runnable release) {
+        if (killsPending == 0) {
+            return false;
+        }
+        afterKills = release;
+        return true;
     }
 
     /** After COM_RESET_CONNECTION: session variables are back to the server's defaults. */

@@ -227,6 +227,9 @@ public final class BackendPool {
     public void release(BackendConnection connection) {
         connection.listener(null);
         readable(connection);
+        if (connection.releaseAfterKills(() -> release(connection))) {
+            return;
+        }
         if (!connection.isUsable() || closed) {
             connection.quit();
             return;
@@ -259,6 +262,9 @@ public final class BackendPool {
     public void releaseTracked(BackendConnection connection) {
         connection.listener(null);
         readable(connection);
+        if (connection.releaseAfterKills(() -> releaseTracked(connection))) {
+            return;
+        }
         connection.stripSessionState(false);
         if (!connection.isUsable() || closed) {
             connection.quit();
