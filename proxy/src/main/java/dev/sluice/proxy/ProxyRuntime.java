@@ -209,20 +209,20 @@ public final class ProxyRuntime {
         return clientConnections;
     }
 
-    /** Sessions by the connection id the proxy greeted them with (users configured only). */
-    private final Map<Long, dev.sluice.proxy.frontend.ClientSession> sessionsById =
+    /** Sessions of either mode by the connection id the proxy greeted them with (users configured only). */
+    private final Map<Long, dev.sluice.proxy.kill.KillableSession> sessionsById =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    public void registerSession(long connectionId, dev.sluice.proxy.frontend.ClientSession session) {
+    public void registerSession(long connectionId, dev.sluice.proxy.kill.KillableSession session) {
         sessionsById.put(connectionId, session);
     }
 
-    public void unregisterSession(long connectionId, dev.sluice.proxy.frontend.ClientSession session) {
+    public void unregisterSession(long connectionId, dev.sluice.proxy.kill.KillableSession session) {
         sessionsById.remove(connectionId, session);
     }
 
     /** The live session the proxy greeted with {@code connectionId}, if any. */
-    public Optional<dev.sluice.proxy.frontend.ClientSession> session(long connectionId) {
+    public Optional<dev.sluice.proxy.kill.KillableSession> session(long connectionId) {
         return Optional.ofNullable(sessionsById.get(connectionId));
     }
 

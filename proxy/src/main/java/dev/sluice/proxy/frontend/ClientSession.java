@@ -1,6 +1,7 @@
 package dev.sluice.proxy.frontend;
 
 import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.response.Response;
@@ -8,16 +9,23 @@ import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Causes;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
-import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.kill.KillCommand;
+import dev.sluice.proxy.kill.KillResult;
+import dev.sluice.proxy.kill.KillableSession;
+import dev.sluice.proxy.kill.ProxyIds;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
+import dev.sluice.proxy.sql.KillStatement;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * and, through the backend connection's tracker, where responses end.
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter
-        implements ResponseListener, BackendConnection.WritabilityAware, SessionInfo {
+        implements ResponseListener, BackendConnection.WritabilityAware, KillableSession {
 
     private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
 
@@ -42,6 +50,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private final long connectionId;
     private final long sessionId;
     private final String user;
+    /** How the backend connection logged in; null in pass-through mode. */
+    private final LoginRequest login;
     /**
      * For each pending response in order, the observer of its command and what it asked to get back ({@link #NO_TOKEN}
      * for null): capture may be switched on or off meanwhile, and a token only means something to its own observer.
@@ -66,20 +76,42 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
      * matches its pool's user and must not serve another session.
      */
     private boolean changedUser;
+    /**
+     * A KILL the proxy runs itself is under way: commands after it wait in {@link #held}, so
+     * responses keep their order; its answer waits in {@link #killAnswer} for earlier responses.
+     */
+    private boolean killing;
+    private KillResult killAnswer;
+    /** The transaction and autocommit flags of the last response, for the OK the proxy sends itself. */
+    private int status = ServerStatus.AUTOCOMMIT;
+    private final java.util.ArrayDeque<ByteBuf> held = new java.util.ArrayDeque<>();
+    private ChannelHandlerContext killCtx;
 
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool) {
-        this(runtime, client, backend, pool, -1, null);
+        this(runtime, client, backend, pool, -1, (String) null);
+    }
+
+    /** Pass-through: the client saw the backend's own thread id, so KILL is left as it is. */
+    public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
+                         long connectionId, String user) {
+        this(runtime, client, backend, pool, connectionId, user, null);
     }
 
     /**
-     * {@code connectionId} is the id the proxy greeted the client with, or -1 when the client saw the
-     * backend's own (pass-through): only then are KILL statements left as they are.
+     * {@code connectionId} is the id the proxy greeted the client with: KILL of it is the proxy's
+     * to run (see {@link KillCommand}).
      */
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
-                         long connectionId, String user) {
+                         long connectionId, LoginRequest login) {
+        this(runtime, client, backend, pool, connectionId, login.user(), login);
+    }
+
+    private ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
+                          long connectionId, String user, LoginRequest login) {
         this.connectionId = connectionId;
         this.sessionId = connectionId >= 0 ? connectionId : runtime.nextConnectionId();
         this.user = user;
+        this.login = login;
         this.runtime = runtime;
         this.client = client;
         this.backend = backend;
@@ -92,6 +124,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             runtime.registerSession(connectionId, this);
         }
         runtime.observer().onSessionStart(this);
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return client.eventLoop();
+    }
+
+    @Override
+    public LoginRequest login() {
+        return login;
     }
 
     @Override
@@ -148,6 +190,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             frame.release();
             return;
         }
+        if (killing) {
+            held.addLast(frame);
+            return;
+        }
         int length = RawPacketDecoder.payloadLength(frame);
         boolean continues = length == Packet.MAX_PAYLOAD;
         if (continuation) {
@@ -190,8 +236,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
                         "Sluice does not relay " + Commands.name(command) + " (replication needs a direct connection)");
             }
             case Commands.COM_QUERY -> {
-                if (connectionId >= 0 && length <= KillStatement.MAX_LENGTH) {
-                    forward(translateKill(ctx, frame), command);
+                if (connectionId >= 0) {
+                    withProxyId(ctx, frame, command);
                 } else {
                     forward(frame, command);
                 }
@@ -201,25 +247,72 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * A KILL naming a session by the id the proxy greeted it with becomes a KILL of that session's
-     * backend thread, run on this session's backend connection, so the backend checks the
-     * privilege as it would for a direct client. Ids that name no session pass unchanged.
+     * The client knows this session by the proxy's id: a KILL is the proxy's to run. The text is
+     * read as {@link #sql} reads it: in the handshake's character set, with the default sql_mode.
      */
-    private ByteBuf translateKill(ChannelHandlerContext ctx, ByteBuf frame) {
-        var kill = KillStatement.parse(RawPacketDecoder.payload(frame));
-        if (kill.isEmpty()) {
-            return frame;
+    private void withProxyId(ChannelHandlerContext ctx, ByteBuf frame, int command) {
+        KillStatement kill = ProxyIds.kill(frame, sql.charset(), sql.sqlMode());
+        if (kill == null) {
+            forward(frame, command);
+            return;
         }
-        var target = runtime.session(kill.get().id()).map(ClientSession::backend).orElse(null);
-        if (target == null || target.threadId() < 0 || target.backend() != backend.backend()) {
-            return frame;
-        }
-        byte[] text = kill.get().withId(target.threadId()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        ByteBuf translated = ctx.alloc().buffer(Packet.HEADER_SIZE + 1 + text.length);
-        translated.writeMediumLE(1 + text.length).writeByte(RawPacketDecoder.sequenceId(frame))
-                .writeByte(Commands.COM_QUERY).writeBytes(text);
         frame.release();
-        return translated;
+        killing = true;
+        killCtx = ctx;
+        client.config().setAutoRead(false);
+        KillCommand.run(runtime, this, kill, answer -> {
+            killAnswer = answer;
+            answerKill();
+        });
+    }
+
+    /** Sends the KILL's answer once the responses to the commands before it are out, then goes on with the next. */
+    private void answerKill() {
+        if (killAnswer == null || pending > 0 || ended) {
+            return;
+        }
+        KillResult answer = killAnswer;
+        killAnswer = null;
+        killing = false;
+        if (answer.endsSession()) {
+            reply(killCtx, answer.errorCode(), answer.sqlState(), answer.message());
+            return;
+        }
+        client.writeAndFlush(answer.ok() ? Replies.ok(client.alloc(), 1, status)
+                : Replies.err(client.alloc(), 1, answer.errorCode(), answer.sqlState(), answer.message()));
+        while (!killing && !ended && !held.isEmpty()) {
+            channelRead(killCtx, held.pollFirst());
+        }
+        backend.flush();
+        if (!killing && !ended) {
+            client.config().setAutoRead(true);
+        }
+    }
+
+    @Override
+    public BackendConnection statementConnection() {
+        return ended || pending == 0 ? null : backend;
+    }
+
+    @Override
+    public void interruptPending() {
+        // Statements go to the backend connection as they come: none waits anywhere else.
+    }
+
+    @Override
+    public void endKilled() {
+        if (ended) {
+            return;
+        }
+        boolean reusable = pending == 0 && !continuation;
+        ended = true;
+        if (pending > 0 && !responseStarted) {
+            client.writeAndFlush(Replies.err(client.alloc(), 1, Replies.CONNECTION_KILLED, "70100",
+                    "Connection was killed")).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            client.close();
+        }
+        releaseBackend(reusable);
     }
 
     private void forward(ByteBuf frame, int command) {
@@ -263,6 +356,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         Object token = tokens.pollFirst();
         observer.onResponse(this, token == NO_TOKEN ? null : token, command, backend.backend(), response, latencyNanos);
         responseStarted = false;
+        if (response.statusKnown()) {
+            status = response.status() & (ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT);
+        }
+        if (killAnswer != null) {
+            answerKill();
+        }
         if (pending == 0 && runtime.shuttingDown()) {
             client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
@@ -366,6 +465,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (connectionId >= 0) {
             runtime.unregisterSession(connectionId, this);
         }
+        held.forEach(ReferenceCountUtil::release);
+        held.clear();
         runtime.observer().onSessionEnd(this);
         if (backend.listener() == this) {
             backend.listener(null);

@@ -189,7 +189,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
                         response.capabilities(), request, request.schema(), connectionId, seed, secure));
             } else {
-                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, user.name()));
+                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, request));
             }
             timeout.sessionStarted(ctx);
             ctx.channel().config().setAutoRead(true);

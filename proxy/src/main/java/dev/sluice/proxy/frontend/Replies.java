@@ -20,6 +20,10 @@ public final class Replies {
     public static final int PACKET_TOO_LARGE = 1153;
     /** ER_UNKNOWN_COM_ERROR. */
     public static final int UNKNOWN_COMMAND = 1047;
+    /** ER_QUERY_INTERRUPTED: a KILL QUERY stopped the statement. */
+    public static final int QUERY_INTERRUPTED = 1317;
+    /** ER_CONNECTION_KILLED: a KILL ended the session. */
+    public static final int CONNECTION_KILLED = 1927;
     /** ER_CLIENT_INTERACTION_TIMEOUT (MySQL 8.0.24+). */
     public static final int IDLE_TIMEOUT = 4031;
     /**

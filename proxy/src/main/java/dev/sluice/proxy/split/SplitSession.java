@@ -15,9 +15,12 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.frontend.Replies;
-import dev.sluice.proxy.observe.SessionInfo;
+import dev.sluice.proxy.kill.KillCommand;
+import dev.sluice.proxy.kill.KillableSession;
+import dev.sluice.proxy.kill.ProxyIds;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
+import dev.sluice.proxy.sql.KillStatement;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
@@ -45,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * <p>Commands are handled one at a time: frames that arrive while one is in progress wait in a
  * queue (and the client is not read meanwhile), which keeps pipelining clients correct.
  */
-public final class SplitSession extends ChannelInboundHandlerAdapter implements ResponseListener, SessionInfo {
+public final class SplitSession extends ChannelInboundHandlerAdapter implements ResponseListener, KillableSession {
 
     private static final Logger log = LoggerFactory.getLogger(SplitSession.class);
 
@@ -95,6 +98,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private Command current;
     /** The command whose connection is being found or set up (before it is in flight). */
     private Command routing;
+    /** A KILL QUERY came while {@link #routing} was being set up: it fails instead of being sent. */
+    private boolean routingInterrupted;
 
     /** One client command on its way: its frames, its target, what it needs there. */
     private record Command(int code, ByteBuf frame, RoutedStatement route, ProxyStatement statement) {
@@ -113,6 +118,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         this.sql = new StatementContext(login.charset());
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
         this.readYourWrites = new ReadYourWrites(runtime.config().routing());
+        runtime.registerSession(sessionId, this);
         runtime.observer().onSessionStart(this);
     }
 
@@ -282,7 +288,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 replyErr(1047, "08S01", "Sluice does not relay " + Commands.name(code)
                         + " (replication needs a direct connection)");
             }
-            case Commands.COM_QUERY -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
+            case Commands.COM_QUERY -> withProxyId(code, frame);
             case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
             case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
                  Commands.COM_STMT_RESET -> statementCommand(code, frame);
@@ -324,6 +330,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     // ---- routing and state replay ----
 
     private void route(Command command) {
+        routingInterrupted = false;
         route(command, readYourWrites.slowReplicas(System.nanoTime()));
     }
 
@@ -355,7 +362,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
                 login.charset(), null);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
-            if (phase == Phase.ENDED) {
+            if (phase == Phase.ENDED || routing != command) {
+                // The session ended, or a KILL QUERY failed the statement meanwhile.
                 if (done.isSuccess()) {
                     pool.releaseTracked((BackendConnection) done.getNow());
                 }
@@ -415,6 +423,16 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     }
 
     private void send(Command command, BackendConnection connection) {
+        if (phase == Phase.ENDED) {
+            routing = null;
+            command.frame().release();
+            return;
+        }
+        if (routingInterrupted) {
+            routing = null;
+            failCommand(command, Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted");
+            return;
+        }
         // The write gives one reference away; the session keeps its own until the response ends
         // (a prepare's SQL is read again then).
         ByteBuf frame = command.frame().retain();
@@ -740,6 +758,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         phase = Phase.ENDED;
+        runtime.unregisterSession(sessionId, this);
         runtime.observer().onSessionEnd(this);
         queue.forEach(ReferenceCountUtil::release);
         queue.clear();
@@ -762,5 +781,71 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     public boolean holdsConnection() {
         return binding.connection() != null;
+    }
+
+    // ---- the proxy's thread id: KILL ----
+
+    /** A KILL of an id the proxy greeted a client with is the proxy's to run. */
+    private void withProxyId(int code, ByteBuf frame) {
+        sql.reset(frame, desired.variable("character_set_client"), desired.variable("sql_mode"));
+        KillStatement kill = ProxyIds.kill(frame, sql.charset(), sql.sqlMode());
+        if (kill == null) {
+            route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
+            return;
+        }
+        frame.release();
+        // Not IDLE, so the commands after it wait in the queue.
+        phase = Phase.ROUTING;
+        client.config().setAutoRead(false);
+        KillCommand.run(runtime, this, kill, answer -> {
+            if (phase == Phase.ENDED) {
+                return;
+            }
+            if (answer.ok()) {
+                replyOk();
+            } else if (answer.endsSession()) {
+                end(1, answer.errorCode(), answer.sqlState(), answer.message());
+            } else {
+                replyErr(answer.errorCode(), answer.sqlState(), answer.message());
+            }
+        });
+    }
+
+    @Override
+    public io.netty.channel.EventLoop eventLoop() {
+        return client.eventLoop();
+    }
+
+    @Override
+    public LoginRequest login() {
+        return login;
+    }
+
+    @Override
+    public BackendConnection statementConnection() {
+        return phase == Phase.IN_FLIGHT ? binding.connection() : null;
+    }
+
+    @Override
+    public void interruptPending() {
+        if (phase != Phase.ROUTING || routing == null) {
+            return;
+        }
+        if (binding.connection() != null) {
+            routingInterrupted = true;
+            return;
+        }
+        // Waiting in a pool's queue: the statement fails now; acquire() gives back what it gets and releases the frame.
+        routing = null;
+        replyErr(Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted");
+    }
+
+    @Override
+    public void endKilled() {
+        if (phase == Phase.ENDED) {
+            return;
+        }
+        boolean awaitingResponse = phase == Phase.IN_FLIGHT ? !responseStarted : phase == Phase.ROUTING && routing != null;
+        end(awaitingResponse ? 1 : -1, Replies.CONNECTION_KILLED, "70100", "Connection was killed");
     }
 }

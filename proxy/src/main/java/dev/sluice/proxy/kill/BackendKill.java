@@ -1,0 +1,102 @@
+package dev.sluice.proxy.kill;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.OwnCommands;
+import dev.sluice.proxy.backend.ResponseListener;
+import io.netty.buffer.ByteBuf;
+import java.util.function.Consumer;
+
+/**
+ * One {@code KILL QUERY} of a backend connection's thread, sent on a connection of its own to the
+ * same backend, logged in as the target session is (the server checks the privilege as for a
+ * direct client) and closed after. Not a pooled one: a KILL must get through when every
+ * connection the pool may open is busy, as the one it kills is; the server's own
+ * max_connections still applies. The target's client then gets the server's own answer to its
+ * statement (ER_QUERY_INTERRUPTED).
+ *
+ * <p>The target connection's {@link BackendConnection#killStarted()} must have been called; this
+ * ends it when the server has answered, so until then the connection serves nobody else.
+ */
+final class BackendKill implements ResponseListener {
+
+    private final BackendConnection target;
+    private final Consumer<KillResult> done;
+    private boolean finished;
+
+    private BackendKill(BackendConnection target, Consumer<KillResult> done) {
+        this.target = target;
+        this.done = done;
+    }
+
+    /** Called on the target connection's event loop; {@code done} is called there too. */
+    static void send(ProxyRuntime runtime, BackendConnection target, LoginRequest login, String modifier,
+                     Consumer<KillResult> done) {
+        BackendKill kill = new BackendKill(target, done);
+        if (target.threadId() < 0) {
+            // A greeting without a thread id: nothing to name.
+            kill.finish(KillResult.OK);
+            return;
+        }
+        String sql = "KILL " + modifier + "QUERY " + target.threadId();
+        LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
+                login.charset(), null);
+        runtime.connector().connect(target.backend(), request, target.channel().eventLoop()).addListener(connected -> {
+            if (!connected.isSuccess()) {
+                kill.finish(connected.cause() instanceof BackendLoginException e
+                        ? KillResult.error(e.errorCode(), e.sqlState(), e.getMessage())
+                        : KillResult.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
+                                "No connection to backend " + target.backend().name() + " to kill the query on: "
+                                        + connected.cause()));
+                return;
+            }
+            BackendConnection connection = (BackendConnection) connected.getNow();
+            connection.listener(kill);
+            connection.sendOwn(OwnCommands.query(connection.channel().alloc(), sql), Commands.COM_QUERY, response -> {
+                connection.quit();
+                kill.onAnswer(response);
+            });
+        });
+    }
+
+    private void onAnswer(Response response) {
+        // 1094: the statement ended and its connection closed meanwhile; the kill has nothing left to do.
+        finish(response.isError() && response.errorCode() != KillCommand.NO_SUCH_THREAD
+                ? KillResult.error(response.errorCode(), response.sqlState() == null ? "HY000" : response.sqlState(),
+                        response.errorMessage())
+                : KillResult.OK);
+    }
+
+    private void finish(KillResult result) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        target.killEnded();
+        done.accept(result);
+    }
+
+    @Override
+    public void onBackendLost(String reason) {
+        finish(KillResult.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01", "Lost connection to backend "
+                + target.backend().name() + " while killing the query: " + reason));
+    }
+
+    @Override
+    public void onResponseBytes(ByteBuf bytes) {
+        // The proxy's own command: its response is swallowed before it gets here.
+        bytes.release();
+    }
+
+    @Override
+    public void onReadComplete() {
+    }
+
+    @Override
+    public void onResponse(int command, Response response, long latencyNanos) {
+    }
+}

@@ -1,0 +1,110 @@
+package dev.sluice.proxy.kill;
+
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.frontend.Replies;
+import dev.sluice.proxy.sql.KillStatement;
+import io.netty.channel.EventLoop;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Runs a KILL that names a session by the id the proxy greeted it with, the same way for both
+ * session kinds, answering as MariaDB does for its own threads: 1094 for an id that names no
+ * session, 1095 for another user's session, 1317 for KILL QUERY of one's own and 1927 for KILL of
+ * one's own connection. A statement the target is running is killed where it runs, by a
+ * {@link BackendKill} on that backend; KILL CONNECTION then ends the target session.
+ *
+ * <p>Ownership is by user name: an account with the server's CONNECTION ADMIN privilege still
+ * cannot kill another user's session through the proxy.
+ */
+public final class KillCommand {
+
+    /** ER_NO_SUCH_THREAD. */
+    static final int NO_SUCH_THREAD = 1094;
+    /** ER_KILL_DENIED_ERROR. */
+    static final int NOT_OWNER = 1095;
+    /** ER_NOT_SUPPORTED_YET. */
+    static final int NOT_SUPPORTED = 1235;
+
+    private final ProxyRuntime runtime;
+    private final KillableSession killer;
+    private final EventLoop killerLoop;
+    private final KillStatement kill;
+    private final Consumer<KillResult> done;
+
+    private KillCommand(ProxyRuntime runtime, KillableSession killer, KillStatement kill, Consumer<KillResult> done) {
+        this.runtime = runtime;
+        this.killer = killer;
+        this.killerLoop = killer.eventLoop();
+        this.kill = kill;
+        this.done = done;
+    }
+
+    /**
+     * Runs {@code kill}, sent by {@code killer}; called on the killer's event loop, where
+     * {@code done} gets the answer (at once, or once the target's loop and backend have acted).
+     */
+    public static void run(ProxyRuntime runtime, KillableSession killer, KillStatement kill,
+                           Consumer<KillResult> done) {
+        new KillCommand(runtime, killer, kill, done).start();
+    }
+
+    private void start() {
+        switch (kill.form()) {
+            case EXPRESSION -> {
+                answer(KillResult.error(NOT_SUPPORTED, "42000", "Sluice gives clients its own thread ids and kills"
+                        + " only a thread id written as a number (KILL [QUERY] 42)"));
+                return;
+            }
+            case AMONG_OTHERS -> {
+                answer(KillResult.error(NOT_SUPPORTED, "42000", "Sluice gives clients its own thread ids and runs"
+                        + " KILL only as a statement on its own, not among others in one query"));
+                return;
+            }
+            case THREAD -> {
+            }
+        }
+        KillableSession target = runtime.session(kill.threadId()).orElse(null);
+        if (target == null) {
+            answer(KillResult.error(NO_SUCH_THREAD, "HY000", "Unknown thread id: " + kill.threadId()));
+        } else if (target == killer) {
+            answer(kill.query()
+                    ? KillResult.error(Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted")
+                    : new KillResult(Replies.CONNECTION_KILLED, "70100", "Connection was killed", true));
+        } else {
+            String user = killer.user();
+            target.eventLoop().execute(() -> onTargetLoop(target, user));
+        }
+    }
+
+    private void onTargetLoop(KillableSession target, String user) {
+        if (!Objects.equals(target.user(), user)) {
+            answer(KillResult.error(NOT_OWNER, "HY000", "You are not owner of thread " + kill.threadId()));
+            return;
+        }
+        BackendConnection running = target.statementConnection();
+        if (running != null) {
+            // Before the session ends: its connection must not go back to a pool until the KILL is answered.
+            running.killStarted();
+        }
+        if (kill.query()) {
+            target.interruptPending();
+        } else {
+            target.endKilled();
+        }
+        if (running == null) {
+            answer(KillResult.OK);
+            return;
+        }
+        BackendKill.send(runtime, running, target.login(), kill.modifier(), this::answer);
+    }
+
+    private void answer(KillResult result) {
+        if (killerLoop.inEventLoop()) {
+            done.accept(result);
+        } else {
+            killerLoop.execute(() -> done.accept(result));
+        }
+    }
+}
