@@ -91,7 +91,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         this(runtime, client, backend, pool, -1, (String) null);
     }
 
-    /** Pass-through: the client saw the backend's own thread id, so KILL is left as it is. */
+    /** Pass-through: the client saw the backend's own thread id, so KILL and CONNECTION_ID() are left as they are. */
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
                          long connectionId, String user) {
         this(runtime, client, backend, pool, connectionId, user, null);
@@ -99,7 +99,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
 
     /**
      * {@code connectionId} is the id the proxy greeted the client with: KILL of it is the proxy's
-     * to run (see {@link KillCommand}).
+     * to run (see {@link KillCommand}), and CONNECTION_ID() answers it.
      */
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool,
                          long connectionId, LoginRequest login) {
@@ -235,7 +235,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
                 reply(ctx, Replies.UNKNOWN_COMMAND, "08S01",
                         "Sluice does not relay " + Commands.name(command) + " (replication needs a direct connection)");
             }
-            case Commands.COM_QUERY -> {
+            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> {
                 if (connectionId >= 0) {
                     withProxyId(ctx, frame, command);
                 } else {
@@ -247,16 +247,19 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * The client knows this session by the proxy's id: a KILL is the proxy's to run. The text is
-     * read as {@link #sql} reads it: in the handshake's character set, with the default sql_mode.
+     * The client knows this session by the proxy's id: CONNECTION_ID() is given it, and a KILL is
+     * the proxy's to run. The text is read as {@link #sql} reads it: in the handshake's character
+     * set, with the default sql_mode.
      */
     private void withProxyId(ChannelHandlerContext ctx, ByteBuf frame, int command) {
-        KillStatement kill = ProxyIds.kill(frame, sql.charset(), sql.sqlMode());
+        ByteBuf statement = ProxyIds.withConnectionId(frame, connectionId, sql.charset(), sql.sqlMode());
+        KillStatement kill = command == Commands.COM_QUERY
+                ? ProxyIds.kill(statement, sql.charset(), sql.sqlMode()) : null;
         if (kill == null) {
-            forward(frame, command);
+            forward(statement, command);
             return;
         }
-        frame.release();
+        statement.release();
         killing = true;
         killCtx = ctx;
         client.config().setAutoRead(false);

@@ -288,8 +288,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 replyErr(1047, "08S01", "Sluice does not relay " + Commands.name(code)
                         + " (replication needs a direct connection)");
             }
-            case Commands.COM_QUERY -> withProxyId(code, frame);
-            case Commands.COM_STMT_PREPARE -> route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
+            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> withProxyId(code, frame);
             case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
                  Commands.COM_STMT_RESET -> statementCommand(code, frame);
             case Commands.COM_STMT_CLOSE -> {
@@ -783,17 +782,19 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         return binding.connection() != null;
     }
 
-    // ---- the proxy's thread id: KILL ----
+    // ---- the proxy's thread id: CONNECTION_ID() and KILL ----
 
-    /** A KILL of an id the proxy greeted a client with is the proxy's to run. */
+    /** CONNECTION_ID() is given the id the client was greeted with; a KILL is the proxy's to run. */
     private void withProxyId(int code, ByteBuf frame) {
+        // Only the charset and sql_mode are wanted here: routing resets it to the statement as sent.
         sql.reset(frame, desired.variable("character_set_client"), desired.variable("sql_mode"));
-        KillStatement kill = ProxyIds.kill(frame, sql.charset(), sql.sqlMode());
+        ByteBuf statement = ProxyIds.withConnectionId(frame, sessionId, sql.charset(), sql.sqlMode());
+        KillStatement kill = code == Commands.COM_QUERY ? ProxyIds.kill(statement, sql.charset(), sql.sqlMode()) : null;
         if (kill == null) {
-            route(new Command(code, frame, SqlRouting.forQuery(frame, desired, runtime.config().routing().rules(), sql), null));
+            route(new Command(code, statement, SqlRouting.forQuery(statement, desired, runtime.config().routing().rules(), sql), null));
             return;
         }
-        frame.release();
+        statement.release();
         // Not IDLE, so the commands after it wait in the queue.
         phase = Phase.ROUTING;
         client.config().setAutoRead(false);

@@ -6,6 +6,7 @@ import dev.sluice.protocol.Commands;
 import dev.sluice.proxy.sql.KillStatement;
 import dev.sluice.proxy.sql.SqlMode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,34 @@ class ProxyIdsTest {
         byte[] text = sql.getBytes(StandardCharsets.UTF_8);
         return Unpooled.directBuffer().writeMediumLE(1 + text.length).writeByte(sequenceId).writeByte(command)
                 .writeBytes(text);
+    }
+
+    @Test
+    void aStatementWithoutTheFunctionIsTheSameFrame() {
+        ByteBuf frame = frame(0, Commands.COM_QUERY, "SELECT connection_ids FROM t WHERE 'CONNECTION_ID()' <> ''");
+        try {
+            assertThat(ProxyIds.withConnectionId(frame, 42, StandardCharsets.UTF_8, SqlMode.DEFAULT)).isSameAs(frame);
+            assertThat(frame.refCnt()).isEqualTo(1);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void aRewrittenStatementIsANewFrameWithTheSameCommandAndSequenceId() {
+        ByteBuf frame = frame(3, Commands.COM_STMT_PREPARE, "SELECT Connection_Id()");
+        ByteBuf rewritten = ProxyIds.withConnectionId(frame, 42, StandardCharsets.UTF_8, SqlMode.DEFAULT);
+        try {
+            assertThat(frame.refCnt()).isZero();
+            String sql = "SELECT CAST(42 AS UNSIGNED) AS `Connection_Id()`";
+            byte[] bytes = ByteBufUtil.getBytes(rewritten);
+            // 3-byte length, sequence id 3, COM_STMT_PREPARE, then the text
+            assertThat(bytes).startsWith((byte) (1 + sql.length()), (byte) 0, (byte) 0, (byte) 3,
+                    (byte) Commands.COM_STMT_PREPARE);
+            assertThat(new String(bytes, 5, bytes.length - 5, StandardCharsets.UTF_8)).isEqualTo(sql);
+        } finally {
+            rewritten.release();
+        }
     }
 
     @Test
