@@ -17,7 +17,10 @@ import java.util.Objects;
  * <p>Left alone, so still the backend thread's id: calls in strings ({@code PREPARE s FROM '...'},
  * {@code EXECUTE IMMEDIATE}); everything from a statement that begins with CREATE or ALTER on
  * (stored programs, views, triggers and events keep their text as written and call the function
- * when they run); calls qualified with a schema (a stored function of that name). A call inside a
+ * when they run); calls qualified with a schema (a stored function of that name); and a text that
+ * also names something answering with backend thread ids ({@code IS_USED_LOCK()}, the PROCESSLIST
+ * tables, thread id columns), so that {@code IS_USED_LOCK('l') = CONNECTION_ID()} or
+ * {@code WHERE ID = CONNECTION_ID()} on PROCESSLIST compare like with like. A call inside a
  * larger select item ({@code CONNECTION_ID() + 0}) is replaced, and that column is named after
  * the rewritten text. Where a backslash inside quotes makes the end of a string depend on the
  * sql_mode, only the calls outside strings in both readings are replaced.
@@ -32,6 +35,13 @@ public final class ConnectionIdRewriter {
     private static final String[] SELECT_OPTIONS = {
         "ALL", "DISTINCT", "DISTINCTROW", "HIGH_PRIORITY", "STRAIGHT_JOIN", "SQL_SMALL_RESULT", "SQL_BIG_RESULT",
         "SQL_BUFFER_RESULT", "SQL_CACHE", "SQL_NO_CACHE", "SQL_CALC_FOUND_ROWS"};
+    /**
+     * Names of what answers with backend thread ids: a text naming one compares them with
+     * CONNECTION_ID(), most likely, and is left as written.
+     */
+    private static final String[] BACKEND_THREAD_IDS = {
+        "IS_USED_LOCK", "PROCESSLIST", "PROCESSLIST_ID", "THREAD_ID", "TRX_MYSQL_THREAD_ID", "BLOCKING_PID",
+        "WAITING_PID"};
     /** Select lists deeper than this many parentheses are not told apart (a call there keeps no column name). */
     private static final int MAX_DEPTH = 63;
 
@@ -109,14 +119,21 @@ public final class ConnectionIdRewriter {
     private static List<Call> calls(CharSequence text, SqlMode mode) {
         TokenStream s = new TokenStream();
         List<Call> calls = calls(s, text, mode.noBackslashEscapes(), mode.ansiQuotes());
+        if (calls == null) {
+            return List.of();
+        }
         if (calls.isEmpty() || !s.backslashInQuote()) {
             return calls;
         }
         List<Call> otherReading = calls(s, text, !mode.noBackslashEscapes(), mode.ansiQuotes());
+        if (otherReading == null) {
+            return List.of();
+        }
         calls.retainAll(otherReading);
         return calls;
     }
 
+    /** The calls in one reading of the text; null when the text also reads backend thread ids. */
     private static List<Call> calls(TokenStream s, CharSequence text, boolean noBackslashEscapes, boolean ansiQuotes) {
         s.reset(text, noBackslashEscapes, ansiQuotes, true);
         List<Call> calls = new ArrayList<>();
@@ -144,7 +161,13 @@ public final class ConnectionIdRewriter {
                     depth = Math.max(depth - 1, 0);
                 }
                 case COMMA -> itemStart = (selectLists & (1L << depth)) != 0;
-                case WORD -> {
+                case WORD, QUOTED_IDENTIFIER -> {
+                    if (names(s, BACKEND_THREAD_IDS)) {
+                        return null;
+                    }
+                    if (type == TokenType.QUOTED_IDENTIFIER) {
+                        break;
+                    }
                     if (statementStart && (s.is(0, Keyword.CREATE) || s.is(0, Keyword.ALTER))) {
                         return calls;
                     }
@@ -183,6 +206,17 @@ public final class ConnectionIdRewriter {
             case WORD -> isAny(s, ahead, AFTER_SELECT_LIST);
             default -> false;
         };
+    }
+
+    /** Whether the current word or quoted identifier ({@code `PROCESSLIST`}) is one of {@code words}. */
+    private static boolean names(TokenStream s, String[] words) {
+        int start = s.start(0);
+        int end = s.end(0);
+        if (s.type(0) == TokenType.QUOTED_IDENTIFIER) {
+            start++;
+            end--;
+        }
+        return end > start && SqlWords.isAny(s.text(), start, end, words);
     }
 
     private static boolean isAny(TokenStream s, int ahead, String[] words) {

@@ -64,6 +64,17 @@ class ConnectionIdRewriterTest {
     }
 
     @Test
+    void aTextThatAlsoReadsBackendThreadIdsComparesThemWithTheBackendsOwn() {
+        assertThat(rewrite("SELECT IS_USED_LOCK('l') = CONNECTION_ID()")).isNull();
+        assertThat(rewrite("SELECT * FROM information_schema.processlist WHERE id = CONNECTION_ID()")).isNull();
+        assertThat(rewrite("SELECT * FROM information_schema.`PROCESSLIST` WHERE id = CONNECTION_ID()")).isNull();
+        assertThat(rewrite("SELECT trx_id FROM information_schema.INNODB_TRX"
+                + " WHERE trx_mysql_thread_id = CONNECTION_ID()")).isNull();
+        assertThat(rewrite("SELECT 'PROCESSLIST', CONNECTION_ID()"))
+                .isEqualTo("SELECT 'PROCESSLIST', " + item(42, "CONNECTION_ID()"));
+    }
+
+    @Test
     void definitionsOfStoredCodeAndViewsKeepTheirText() {
         assertThat(rewrite("CREATE VIEW v AS SELECT CONNECTION_ID()")).isNull();
         assertThat(rewrite("CREATE PROCEDURE p() BEGIN SELECT CONNECTION_ID(); SELECT CONNECTION_ID(); END")).isNull();
