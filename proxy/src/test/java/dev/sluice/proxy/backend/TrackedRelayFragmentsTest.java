@@ -85,11 +85,7 @@ class TrackedRelayFragmentsTest {
         for (int piece = 1; piece <= stream.length; piece += piece < 64 ? 1 : 97) {
             Recorder recorder = new Recorder();
             EmbeddedChannel channel = new EmbeddedChannel();
-            BackendConnection connection = new BackendConnection(channel, new Backend(
-                    BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", CAPABILITIES, 45),
-                    "db1", true);
-            channel.pipeline().addLast(connection);
-            connection.listener(recorder);
+            BackendConnection connection = trackedConnection(channel, recorder);
             connection.stripSessionState(strip);
             connection.expect(Commands.COM_QUERY, recorder);
             connection.expect(Commands.COM_QUERY, recorder);
@@ -117,11 +113,7 @@ class TrackedRelayFragmentsTest {
         Recorder recorder = new Recorder();
         recorder.lossExpected = true;
         EmbeddedChannel channel = new EmbeddedChannel();
-        BackendConnection connection = new BackendConnection(channel, new Backend(
-                BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", CAPABILITIES, 45),
-                "db1", true);
-        channel.pipeline().addLast(connection);
-        connection.listener(recorder);
+        BackendConnection connection = trackedConnection(channel, recorder);
         connection.expect(Commands.COM_QUERY, recorder);
         byte[] resultSet = resultSet();
         channel.writeInbound(Unpooled.wrappedBuffer(resultSet, 0, resultSet.length - 3));
@@ -129,6 +121,16 @@ class TrackedRelayFragmentsTest {
         assertThat(recorder.responses).isEmpty();
         assertThat(wholePackets(recorder.all())).isTrue();
         channel.finishAndReleaseAll();
+    }
+
+    /** A split-mode connection on {@code channel}, schema db1, reporting to {@code recorder}. */
+    private static BackendConnection trackedConnection(EmbeddedChannel channel, Recorder recorder) {
+        BackendConnection connection = new BackendConnection(channel, new Backend(
+                BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", CAPABILITIES, 45),
+                "db1", true);
+        channel.pipeline().addLast(connection);
+        connection.listener(recorder);
+        return connection;
     }
 
     private static boolean wholePackets(byte[] bytes) {
