@@ -61,7 +61,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private ResponseListener listener;
     private String schema;
     private int segmentStart;
-    /** Where the last whole packet of the current read ends. */
+    /** Where the current read's bytes start, and where its last whole packet ends. */
+    private int chunkStart;
     private int packetEnd;
     private ByteBuf currentChunk;
     /**
@@ -296,7 +297,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         try {
             backend.countBytes(0, chunk.readableBytes());
             currentChunk = chunk;
-            segmentStart = chunk.readerIndex();
+            chunkStart = chunk.readerIndex();
+            segmentStart = chunkStart;
             packetEnd = segmentStart;
             scanner.scan(chunk, packetVisitor);
             InFlight head = inFlight.peekFirst();
@@ -349,7 +351,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     /** The packet that ends at {@code endIndex} goes out as {@code rewritten} instead. */
     private void replacePacket(ResponseListener target, ByteBuf rewritten, int length, int endIndex) {
         int start = endIndex - Packet.HEADER_SIZE - length;
-        if (start >= currentChunk.readerIndex()) {
+        // Not the chunk's readerIndex: the scanner narrows it to the payload during the call.
+        if (start >= chunkStart) {
             emit(target, currentChunk, start);
         } else {
             // It began in an earlier read, which held back all of it that it had.

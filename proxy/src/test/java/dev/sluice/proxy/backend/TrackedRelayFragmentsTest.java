@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A split-mode backend connection relays reads as they come, whatever their cuts: a result set
@@ -75,17 +75,23 @@ class TrackedRelayFragmentsTest {
         }
     }
 
+    /**
+     * With CLIENT_DEPRECATE_EOF the result set itself ends in an OK that may carry state (SET
+     * STATEMENT ... FOR SELECT does): stripping it must keep the rows before it in the same read.
+     */
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void piecesOfEverySizeGiveWholePacketsAndTheSameBytes(boolean strip) {
-        byte[] resultSet = resultSet();
-        byte[] ok = packet(1, okBody(true));
+    @CsvSource({"false,false", "true,false", "false,true", "true,true"})
+    void piecesOfEverySizeGiveWholePacketsAndTheSameBytes(boolean strip, boolean deprecateEof) {
+        byte[] resultSet = resultSet(deprecateEof, true);
+        byte[] ok = packet(1, okBody(OkPacket.HEADER, true));
         byte[] stream = concat(resultSet, ok);
-        byte[] expected = concat(resultSet, strip ? packet(1, okBody(false)) : ok);
+        byte[] expected = concat(strip ? resultSet(deprecateEof, false) : resultSet,
+                strip ? packet(1, okBody(OkPacket.HEADER, false)) : ok);
+        long capabilities = CAPABILITIES | (deprecateEof ? Capabilities.CLIENT_DEPRECATE_EOF : 0);
         for (int piece = 1; piece <= stream.length; piece += piece < 64 ? 1 : 97) {
             Recorder recorder = new Recorder();
             EmbeddedChannel channel = new EmbeddedChannel();
-            BackendConnection connection = trackedConnection(channel, recorder);
+            BackendConnection connection = trackedConnection(channel, recorder, capabilities);
             connection.stripSessionState(strip);
             connection.expect(Commands.COM_QUERY, recorder);
             connection.expect(Commands.COM_QUERY, recorder);
@@ -100,7 +106,8 @@ class TrackedRelayFragmentsTest {
             assertThat(recorder.responses).as(cut).hasSize(2);
             assertThat(recorder.responses.get(0).rows()).isEqualTo(ROWS);
             assertThat(recorder.responses.get(1).kind()).isEqualTo(Response.Kind.OK);
-            assertThat(recorder.changes).as(cut).containsExactly(new SessionStateChange.Schema("db2"));
+            assertThat(recorder.changes).as(cut).hasSize(deprecateEof ? 2 : 1)
+                    .containsOnly(new SessionStateChange.Schema("db2"));
             assertThat(connection.schema()).isEqualTo("db2");
             assertThat(connection.idle()).isTrue();
             assertThat(channel.finishAndReleaseAll()).isFalse();
@@ -113,9 +120,9 @@ class TrackedRelayFragmentsTest {
         Recorder recorder = new Recorder();
         recorder.lossExpected = true;
         EmbeddedChannel channel = new EmbeddedChannel();
-        BackendConnection connection = trackedConnection(channel, recorder);
+        BackendConnection connection = trackedConnection(channel, recorder, CAPABILITIES);
         connection.expect(Commands.COM_QUERY, recorder);
-        byte[] resultSet = resultSet();
+        byte[] resultSet = resultSet(false, false);
         channel.writeInbound(Unpooled.wrappedBuffer(resultSet, 0, resultSet.length - 3));
         connection.fail("test");
         assertThat(recorder.responses).isEmpty();
@@ -124,9 +131,9 @@ class TrackedRelayFragmentsTest {
     }
 
     /** A split-mode connection on {@code channel}, schema db1, reporting to {@code recorder}. */
-    private static BackendConnection trackedConnection(EmbeddedChannel channel, Recorder recorder) {
+    private static BackendConnection trackedConnection(EmbeddedChannel channel, Recorder recorder, long capabilities) {
         BackendConnection connection = new BackendConnection(channel, new Backend(
-                BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", CAPABILITIES, 45),
+                BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", capabilities, 45),
                 "db1", true);
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
@@ -144,8 +151,11 @@ class TrackedRelayFragmentsTest {
         return at == bytes.length;
     }
 
-    /** One VARCHAR column, ROWS rows of growing length, EOF-terminated (no CLIENT_DEPRECATE_EOF). */
-    private static byte[] resultSet() {
+    /**
+     * One VARCHAR column, ROWS rows of growing length; EOF packets, or with {@code deprecateEof}
+     * none after the columns and an OK at the end, with a session-state block when {@code withState}.
+     */
+    private static byte[] resultSet(boolean deprecateEof, boolean withState) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int seq = 1;
         out.writeBytes(packet(seq++, new byte[] {1}));
@@ -156,7 +166,9 @@ class TrackedRelayFragmentsTest {
         }
         column.writeBytes(new byte[] {0x0c, 45, 0, (byte) 0xfc, 3, 0, 0, (byte) 0xfd, 0, 0, 0, 0, 0});
         out.writeBytes(packet(seq++, column.toByteArray()));
-        out.writeBytes(packet(seq++, eof()));
+        if (!deprecateEof) {
+            out.writeBytes(packet(seq++, eof()));
+        }
         for (int row = 0; row < ROWS; row++) {
             byte[] value = "x".repeat(1 + row * 3).getBytes(StandardCharsets.US_ASCII);
             byte[] body = new byte[value.length + 1];
@@ -164,7 +176,7 @@ class TrackedRelayFragmentsTest {
             System.arraycopy(value, 0, body, 1, value.length);
             out.writeBytes(packet(seq++ & 0xFF, body));
         }
-        out.writeBytes(packet(seq & 0xFF, eof()));
+        out.writeBytes(packet(seq & 0xFF, deprecateEof ? okBody(OkPacket.EOF_HEADER, withState) : eof()));
         return out.toByteArray();
     }
 
@@ -172,10 +184,10 @@ class TrackedRelayFragmentsTest {
         return new byte[] {(byte) 0xfe, 0, 0, ServerStatus.AUTOCOMMIT, 0};
     }
 
-    private static byte[] okBody(boolean withState) {
+    private static byte[] okBody(int header, boolean withState) {
         ByteBuf body = Unpooled.buffer();
         int status = ServerStatus.AUTOCOMMIT | (withState ? ServerStatus.SESSION_STATE_CHANGED : 0);
-        new OkPacket(OkPacket.HEADER, 0, 0, status, 0, "", withState ? List.of(new SessionStateChange.Schema("db2")) : null)
+        new OkPacket(header, 0, 0, status, 0, "", withState ? List.of(new SessionStateChange.Schema("db2")) : null)
                 .encode(body);
         byte[] bytes = ByteBufUtil.getBytes(body);
         body.release();
