@@ -24,7 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param largeMax    most rows of a large result
  * @param skipped     features left out of the plans ({@code sluice.diff.skip=kill,connection_id})
  * @param only        session numbers to run (replay of one failing session), empty for all
- * @param targets     the proxy modes compared with the direct connection
+ * @param targets     the proxy modes compared with the direct connection ({@code direct}: a second direct
+ *                    run, which checks that the plans are deterministic)
  */
 record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Duration duration, Duration phaseTimeout,
                     Duration stepTimeout, int largeMin, int largeMax, Set<Feature> skipped, Set<Integer> only,

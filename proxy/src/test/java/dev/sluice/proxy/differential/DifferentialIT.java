@@ -2,8 +2,6 @@ package dev.sluice.proxy.differential;
 
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.sluice.config.RoutingConfig;
-import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
@@ -49,29 +47,29 @@ class DifferentialIT {
     private static ProxyServer sessionProxy;
     private static ProxyServer splitProxy;
     private static ProcessList processList;
+    private static RowBasedReplication rowBased;
 
     @BeforeAll
     static void start(MariaDbCluster shared) throws SQLException {
         cluster = shared;
         settings = DiffSettings.fromSystemProperties();
         sequenceEngine = cluster.primary().hasEngine("SEQUENCE");
+        rowBased = new RowBasedReplication(cluster.primary());
         System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps, duration %d s, skipped [%s], targets %s,"
                         + " large results %d to %d rows from %s%n", settings.seed(),
                 settings.seedGiven() ? "from sluice.diff.seed" : "drawn; replay with -Dsluice.diff.seed=" + settings.seed(),
                 settings.sessions(), settings.steps(), settings.duration().toSeconds(), settings.skippedNames(),
                 settings.targets(), settings.largeMin(), settings.largeMax(),
                 sequenceEngine ? "the SEQUENCE engine" : "a recursive CTE (this server has no SEQUENCE engine)");
-        sessionProxy = ProxyFixture.start(ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary()))));
-        splitProxy = ProxyFixture.start(ProxyFixture.config(ProxyFixture.backends(cluster))
-                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN,
-                        RoutingConfig.ReadYourWrites.GTID, RoutingConfig.DEFAULT_PRIMARY_WINDOW,
-                        RoutingConfig.DEFAULT_GTID_WAIT_TIMEOUT, List.of())));
+        sessionProxy = Proxies.sessionMode(cluster);
+        splitProxy = Proxies.splitMode(cluster);
         processList = new ProcessList(cluster);
     }
 
     @AfterAll
     static void stop() throws SQLException {
-        for (AutoCloseable closeable : new AutoCloseable[] {sessionProxy, splitProxy, processList}) {
+
+        for (AutoCloseable closeable : new AutoCloseable[] {sessionProxy, splitProxy, processList, rowBased}) {
             try {
                 if (closeable != null) {
                     closeable.close();
@@ -96,7 +94,7 @@ class DifferentialIT {
         List<String> failures = new ArrayList<>();
         int round = 0;
         do {
-            long roundSeed = round == 0 ? settings.seed() : settings.seed() * 6_364_136_223_846_793_005L + round;
+            long roundSeed = round == 0 ? settings.seed() : PlanGenerator.mix(settings.seed() + round);
             List<Plan> plans = new ArrayList<>();
             for (int session = 0; session < settings.sessions(); session++) {
                 if (settings.runs(session)) {
@@ -104,6 +102,7 @@ class DifferentialIT {
                 }
             }
             Map<Integer, Transcript> reference = runAll(target(Target.Kind.DIRECT), plans, round, roundSeed);
+            dump(roundSeed, reference);
             for (Plan plan : plans) {
                 String abort = reference.get(plan.session()).abort();
                 if (abort != null) {
@@ -113,6 +112,7 @@ class DifferentialIT {
             }
             for (Target.Kind kind : settings.targets()) {
                 Map<Integer, Transcript> actual = runAll(target(kind), plans, round, roundSeed);
+                dump(roundSeed, actual);
                 for (Plan plan : plans) {
                     Transcript expected = reference.get(plan.session());
                     Transcript seen = actual.get(plan.session());
@@ -121,6 +121,9 @@ class DifferentialIT {
                         System.out.println("DifferentialIT: " + report);
                         failures.add(report);
                     });
+                }
+                if (kind == Target.Kind.DIRECT) {
+                    continue;
                 }
                 ProxyServer proxy = kind == Target.Kind.SESSION ? sessionProxy : splitProxy;
                 ProxyIdle.await(proxy, 15_000).ifPresent(busy -> failures.add(
@@ -185,6 +188,26 @@ class DifferentialIT {
             }
         } catch (ExecutionException e) {
             return run.transcript("failed: " + e.getCause());
+        }
+    }
+
+    /** With {@code -Dsluice.diff.dump=DIR}, every transcript as text, one file per session and target. */
+    private static void dump(long roundSeed, Map<Integer, Transcript> transcripts) throws java.io.IOException {
+        String dir = System.getProperty(DiffSettings.PREFIX + "dump", "");
+        if (dir.isBlank()) {
+            return;
+        }
+        java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
+        for (Map.Entry<Integer, Transcript> e : transcripts.entrySet()) {
+            Transcript t = e.getValue();
+            StringBuilder text = new StringBuilder();
+            for (Transcript.Entry entry : t.entries()) {
+                text.append("step ").append(entry.step()).append(" (").append(entry.millis()).append(" ms)\n");
+                entry.observed().forEach(o -> text.append("  ").append(o).append('\n'));
+            }
+            text.append("end: ").append(t.abort() == null ? "all steps ran" : t.abort()).append('\n');
+            java.nio.file.Files.writeString(java.nio.file.Path.of(dir, roundSeed + "-" + e.getKey() + "-"
+                    + t.target().configName() + ".txt"), text);
         }
     }
 

@@ -30,7 +30,7 @@ final class PlanGenerator {
     }
 
     private PlanGenerator(long roundSeed, int session, DiffSettings settings, boolean sequenceEngine) {
-        this.random = new Random(roundSeed * 1_000_003L + session);
+        this.random = new Random(mix(roundSeed + 0x9E3779B97F4A7C15L * (session + 1)));
         this.session = session;
         this.schema = "diff_" + session;
         this.settings = settings;
@@ -52,6 +52,13 @@ final class PlanGenerator {
             o.add("characterEncoding=ISO-8859-1");
         }
         this.options = String.join("&", o);
+    }
+
+    /** The finalizer of SplittableRandom (Stafford's mix13): nearby seeds give unrelated plans. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     static Plan plan(long roundSeed, int session, DiffSettings settings, boolean sequenceEngine) {

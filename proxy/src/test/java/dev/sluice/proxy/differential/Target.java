@@ -24,9 +24,10 @@ record Target(Kind kind, int port) {
         }
 
         static Kind named(String name) {
-            return Arrays.stream(values()).filter(k -> k != DIRECT && k.configName().equals(name)).findFirst()
+            return Arrays.stream(values()).filter(k -> k.configName().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("sluice.diff.targets: unknown target '" + name
-                            + "' (expected: session, split)"));
+                            + "' (expected: session, split, or direct to check the test itself: a second direct"
+                            + " run must see the same as the first)"));
         }
     }
 
