@@ -20,6 +20,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param phaseTimeout how long the sessions of one round may take on one target before the ones
  *                    still running are aborted and reported as hung
  * @param stepTimeout Connector/J socketTimeout: a read that waits longer fails the step
+ * @param shrink      time spent, after the first failure, shortening failing plans to the fewest
+ *                    steps that still differ when the session runs alone (0: none)
  * @param largeMin    fewest rows of a large result
  * @param largeMax    most rows of a large result
  * @param skipped     features left out of the plans ({@code sluice.diff.skip=kill,connection_id})
@@ -28,7 +30,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *                    run, which checks that the plans are deterministic)
  */
 record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Duration duration, Duration phaseTimeout,
-                    Duration stepTimeout, int largeMin, int largeMax, Set<Feature> skipped, Set<Integer> only,
+                    Duration stepTimeout, Duration shrink, int largeMin, int largeMax, Set<Feature> skipped, Set<Integer> only,
                     Set<Target.Kind> targets) {
 
     static final String PREFIX = "sluice.diff.";
@@ -42,6 +44,7 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         Duration duration = Duration.ofSeconds(intProperty("duration", 0, 0, 86_400));
         Duration phaseTimeout = Duration.ofSeconds(intProperty("phaseTimeout", 150, 10, 86_400));
         Duration stepTimeout = Duration.ofSeconds(intProperty("stepTimeout", 20, 2, 3_600));
+        Duration shrink = Duration.ofSeconds(intProperty("shrink", 60, 0, 86_400));
         int largeMin = intProperty("largeMin", 100_000, 1, 10_000_000);
         int largeMax = intProperty("largeMax", 1_000_000, largeMin, 10_000_000);
         Set<Feature> skipped = EnumSet.noneOf(Feature.class);
@@ -56,7 +59,7 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         for (String name : list(property("targets", "session,split"))) {
             targets.add(Target.Kind.named(name));
         }
-        return new DiffSettings(seed, seedGiven, sessions, steps, duration, phaseTimeout, stepTimeout, largeMin,
+        return new DiffSettings(seed, seedGiven, sessions, steps, duration, phaseTimeout, stepTimeout, shrink, largeMin,
                 largeMax, skipped, only, targets);
     }
 
@@ -68,10 +71,13 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         return !skipped.contains(feature);
     }
 
-    /** The properties that replay {@code session} of round {@code round} on {@code target} alone. */
-    String replay(long roundSeed, int session, Target.Kind target) {
+    /**
+     * The properties that replay {@code session} of a round alone on {@code target}, up to step
+     * {@code last}: a plan's first steps do not depend on how many follow.
+     */
+    String replay(long roundSeed, int session, Target.Kind target, int last) {
         return "-D" + PREFIX + "seed=" + roundSeed + " -D" + PREFIX + "sessions=" + sessions + " -D" + PREFIX
-                + "steps=" + steps + " -D" + PREFIX + "only=" + session + " -D" + PREFIX + "targets="
+                + "steps=" + (last + 1) + " -D" + PREFIX + "only=" + session + " -D" + PREFIX + "targets="
                 + target.configName() + (skipped.isEmpty() ? "" : " -D" + PREFIX + "skip=" + skippedNames())
                 + (largeMin == 100_000 && largeMax == 1_000_000 ? ""
                         : " -D" + PREFIX + "largeMin=" + largeMin + " -D" + PREFIX + "largeMax=" + largeMax);

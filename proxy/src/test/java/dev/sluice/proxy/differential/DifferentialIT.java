@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.testkit.MariaDbCluster;
-import dev.sluice.testkit.MariaDbClusterExtension;
+import dev.sluice.testkit.ClusterSpec;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +23,6 @@ import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The proxy is transparent: sessions run generated plans (session and user variables, USE, DROP and
@@ -32,11 +32,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * session mode (primary only) and split mode (replicas, read_your_writes gtid), and each session
  * must see the same through the proxy as directly, step by step.
  *
+ * <p>The test has a cluster of its own: a split-mode bug can break replication (a statement
+ * logged on a replica), which would fail every later test on the shared cluster.
+ *
  * <p>Seeded: {@code -Dsluice.diff.seed=N} replays a run; a failure prints the seed, the step
  * sequence of each failing session and the properties that replay it alone. The other properties
  * are in {@link DiffSettings}; bench/differential.sh runs this with a larger budget.
  */
-@ExtendWith(MariaDbClusterExtension.class)
 class DifferentialIT {
 
     private static final int DETAILED_REPORTS = 4;
@@ -48,10 +50,13 @@ class DifferentialIT {
     private static ProxyServer splitProxy;
     private static ProcessList processList;
     private static RowBasedReplication rowBased;
+    /** When shrinking failing plans must stop, set at the first failure; 0 before it. */
+    private static long shrinkEnd;
+    private static boolean replicationBroken;
 
     @BeforeAll
-    static void start(MariaDbCluster shared) throws SQLException {
-        cluster = shared;
+    static void start() throws SQLException {
+        cluster = MariaDbCluster.start(ClusterSpec.defaults());
         settings = DiffSettings.fromSystemProperties();
         sequenceEngine = cluster.primary().hasEngine("SEQUENCE");
         rowBased = new RowBasedReplication(cluster.primary());
@@ -69,7 +74,7 @@ class DifferentialIT {
     @AfterAll
     static void stop() throws SQLException {
 
-        for (AutoCloseable closeable : new AutoCloseable[] {sessionProxy, splitProxy, processList, rowBased}) {
+        for (AutoCloseable closeable : new AutoCloseable[] {sessionProxy, splitProxy, processList, rowBased, cluster}) {
             try {
                 if (closeable != null) {
                     closeable.close();
@@ -102,7 +107,10 @@ class DifferentialIT {
                 }
             }
             Map<Integer, Transcript> reference = runAll(target(Target.Kind.DIRECT), plans, round, roundSeed);
-            dump(roundSeed, reference);
+            Reports.dump(roundSeed, reference);
+            if (replicationBroken(failures, "direct", roundSeed)) {
+                break;
+            }
             for (Plan plan : plans) {
                 String abort = reference.get(plan.session()).abort();
                 if (abort != null) {
@@ -112,15 +120,20 @@ class DifferentialIT {
             }
             for (Target.Kind kind : settings.targets()) {
                 Map<Integer, Transcript> actual = runAll(target(kind), plans, round, roundSeed);
-                dump(roundSeed, actual);
+                Reports.dump(roundSeed, actual);
                 for (Plan plan : plans) {
                     Transcript expected = reference.get(plan.session());
                     Transcript seen = actual.get(plan.session());
-                    expected.firstDifference(seen).ifPresent(d -> {
-                        String report = report(roundSeed, plan, kind, d, expected, seen);
+                    Optional<Transcript.Difference> difference = expected.firstDifference(seen);
+                    if (difference.isPresent()) {
+                        String report = Reports.difference(settings, roundSeed, plan, kind, difference.get(), expected, seen)
+                                + shrunk(plan, difference.get().step(), kind, round, roundSeed);
                         System.out.println("DifferentialIT: " + report);
                         failures.add(report);
-                    });
+                    }
+                }
+                if (replicationBroken(failures, kind.configName(), roundSeed)) {
+                    break;
                 }
                 if (kind == Target.Kind.DIRECT) {
                     continue;
@@ -132,6 +145,7 @@ class DifferentialIT {
             }
             round++;
         } while (failures.isEmpty() && System.nanoTime() < end);
+        replicationBroken(failures, "the last", settings.seed());
         System.out.printf("DifferentialIT: %d rounds, %d failures%n", round, failures.size());
         if (!failures.isEmpty()) {
             StringBuilder message = new StringBuilder().append(failures.size()).append(" sessions differ (base seed ")
@@ -147,9 +161,63 @@ class DifferentialIT {
         }
     }
 
-    /** Every plan at once on {@code target}; sessions still running at the phase timeout are aborted. */
+    /** Adds a failure and says so when the phase just run broke replication; nothing can run after that. */
+    private static boolean replicationBroken(List<String> failures, String phase, long roundSeed) throws SQLException {
+        if (replicationBroken) {
+            return true;
+        }
+        Optional<String> wrong = ReplicaWatch.check(cluster);
+        wrong.ifPresent(w -> failures.add("replication is broken after the " + phase + " phase of seed " + roundSeed
+                + " (the sessions' steps are above or in the output; nothing more can run): " + w));
+        replicationBroken = wrong.isPresent();
+        return replicationBroken;
+    }
+
+    /**
+     * The shortest sequence found, within what is left of the shrink budget, that differs alone
+     * on {@code kind}; or why there is none.
+     */
+    private static String shrunk(Plan plan, int failing, Target.Kind kind, int round, long roundSeed) throws Exception {
+        if (shrinkEnd == 0) {
+            shrinkEnd = System.nanoTime() + settings.shrink().toNanos();
+        }
+        if (System.nanoTime() >= shrinkEnd || replicationBroken) {
+            return "";
+        }
+        Shrinker.Check alone = candidate -> {
+            Transcript expected = runAll(target(Target.Kind.DIRECT), List.of(candidate), round, roundSeed, false)
+                    .get(candidate.session());
+            return expected.firstDifference(runAll(target(kind), List.of(candidate), round, roundSeed, false)
+                    .get(candidate.session()));
+        };
+        Plan shortest;
+        try {
+            shortest = Shrinker.shrink(plan, failing, alone, shrinkEnd);
+            if (replicationBroken(new ArrayList<>(), "shrinking", roundSeed)) {
+                return "  shrinking stopped: a shortened plan broke replication: " + ReplicaWatch.check(cluster).orElse("")
+                        + "\n";
+            }
+        } catch (dev.sluice.testkit.MariaDbException e) {
+            replicationBroken = true;
+            return "  shrinking stopped: " + e.getMessage() + "\n";
+        }
+        if (!alone.run(shortest).filter(d -> d.step() == shortest.steps().size() - 1).isPresent()) {
+            return "  run alone once more, the session's first " + (failing + 1) + " steps did not differ: the"
+                    + " difference depends on the sessions beside it, on timing, or on what the proxy did before"
+                    + " (the replay above runs it alone on fresh proxies)\n";
+        }
+        return "  the shortest sequence found that differs at its last step when run alone (" + shortest.steps().size()
+                + " of " + (failing + 1) + " steps):\n" + shortest.listing(-1);
+    }
+
     private static Map<Integer, Transcript> runAll(Target target, List<Plan> plans, int round, long roundSeed)
             throws InterruptedException, SQLException {
+        return runAll(target, plans, round, roundSeed, true);
+    }
+
+    /** Every plan at once on {@code target}; sessions still running at the phase timeout are aborted. */
+    private static Map<Integer, Transcript> runAll(Target target, List<Plan> plans, int round, long roundSeed,
+                                                   boolean say) throws InterruptedException, SQLException {
         dropSchemas(plans);
         long start = System.nanoTime();
         long deadline = start + settings.phaseTimeout().toNanos();
@@ -168,8 +236,10 @@ class DifferentialIT {
                 transcripts.put(entry.getKey(), await(entry.getValue(), run, deadline));
             }
             long steps = transcripts.values().stream().mapToLong(t -> t.entries().size()).sum();
-            System.out.printf("DifferentialIT: seed %d on %s: %d sessions, %d steps in %.1f s%n", roundSeed,
-                    target.name(), plans.size(), steps, (System.nanoTime() - start) / 1e9);
+            if (say) {
+                System.out.printf("DifferentialIT: seed %d on %s: %d sessions, %d steps in %.1f s%n", roundSeed,
+                        target.name(), plans.size(), steps, (System.nanoTime() - start) / 1e9);
+            }
             return transcripts;
         } finally {
             pool.shutdownNow();
@@ -191,46 +261,6 @@ class DifferentialIT {
         }
     }
 
-    /** With {@code -Dsluice.diff.dump=DIR}, every transcript as text, one file per session and target. */
-    private static void dump(long roundSeed, Map<Integer, Transcript> transcripts) throws java.io.IOException {
-        String dir = System.getProperty(DiffSettings.PREFIX + "dump", "");
-        if (dir.isBlank()) {
-            return;
-        }
-        java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
-        for (Map.Entry<Integer, Transcript> e : transcripts.entrySet()) {
-            Transcript t = e.getValue();
-            StringBuilder text = new StringBuilder();
-            for (Transcript.Entry entry : t.entries()) {
-                text.append("step ").append(entry.step()).append(" (").append(entry.millis()).append(" ms)\n");
-                entry.observed().forEach(o -> text.append("  ").append(o).append('\n'));
-            }
-            text.append("end: ").append(t.abort() == null ? "all steps ran" : t.abort()).append('\n');
-            java.nio.file.Files.writeString(java.nio.file.Path.of(dir, roundSeed + "-" + e.getKey() + "-"
-                    + t.target().configName() + ".txt"), text);
-        }
-    }
-
-    /** The observations of the step that differ, side by side, at most a few. */
-    private static String differingObservations(Transcript.Difference d, String name) {
-        StringBuilder text = new StringBuilder();
-        int shown = 0;
-        for (int i = 0; i < Math.max(d.expected().size(), d.actual().size()) && shown < 3; i++) {
-            String expected = i < d.expected().size() ? d.expected().get(i) : "(nothing)";
-            String actual = i < d.actual().size() ? d.actual().get(i) : "(nothing)";
-            if (!expected.equals(actual)) {
-                text.append("    observation ").append(i).append(":\n      direct: ").append(cut(expected))
-                        .append("\n      ").append(name).append(": ").append(cut(actual)).append('\n');
-                shown++;
-            }
-        }
-        return text.toString();
-    }
-
-    private static String cut(String text) {
-        return text.length() <= 1500 ? text : text.substring(0, 1500) + "...";
-    }
-
     /** Each plan starts from no schema of its own, whichever target ran before. */
     private static void dropSchemas(List<Plan> plans) throws SQLException {
         try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
@@ -239,18 +269,5 @@ class DifferentialIT {
             }
         }
         cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
-    }
-
-    private static String report(long roundSeed, Plan plan, Target.Kind kind, Transcript.Difference d,
-                                 Transcript expected, Transcript seen) {
-        String step = d.step() < plan.steps().size() ? plan.steps().get(d.step()).toString() : "-";
-        return "session " + plan.session() + " on " + kind.configName() + ", step " + d.step() + " of "
-                + plan.steps().size() + ": " + (step.length() > 160 ? step.substring(0, 160) + "..." : step)
-                + " (seed " + roundSeed + "): " + d.why() + "\n"
-                + "  replay: " + settings.replay(roundSeed, plan.session(), kind) + "\n"
-                + "  step " + d.step() + ": " + step + "\n"
-                + "    took " + expected.millis(d.step()) + " ms direct, " + seen.millis(d.step()) + " ms on "
-                + kind.configName() + "\n" + differingObservations(d, kind.configName())
-                + "  the session's steps:\n" + plan.listing(d.step() + 1);
     }
 }
