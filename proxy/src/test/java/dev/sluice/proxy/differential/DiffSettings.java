@@ -42,7 +42,7 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         int sessions = intProperty("sessions", 6, 1, 500);
         int steps = intProperty("steps", 40, 1, 100_000);
         Duration duration = Duration.ofSeconds(intProperty("duration", 0, 0, 86_400));
-        Duration phaseTimeout = Duration.ofSeconds(intProperty("phaseTimeout", 150, 10, 86_400));
+        Duration phaseTimeout = Duration.ofSeconds(intProperty("phaseTimeout", 120, 10, 86_400));
         Duration stepTimeout = Duration.ofSeconds(intProperty("stepTimeout", 20, 2, 3_600));
         Duration shrink = Duration.ofSeconds(intProperty("shrink", 60, 0, 86_400));
         int largeMin = intProperty("largeMin", 100_000, 1, 10_000_000);

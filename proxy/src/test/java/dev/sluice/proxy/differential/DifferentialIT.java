@@ -193,13 +193,15 @@ class DifferentialIT {
         Plan shortest;
         try {
             shortest = Shrinker.shrink(plan, failing, alone, shrinkEnd);
-            if (replicationBroken(new ArrayList<>(), "shrinking", roundSeed)) {
-                return "  shrinking stopped: a shortened plan broke replication: " + ReplicaWatch.check(cluster).orElse("")
-                        + "\n";
-            }
         } catch (dev.sluice.testkit.MariaDbException e) {
             replicationBroken = true;
-            return "  shrinking stopped: " + e.getMessage() + "\n";
+            return "  shrinking stopped, replication broke while a shortened plan ran: "
+                    + ReplicaWatch.check(cluster).orElse(e.getMessage()) + "\n";
+        }
+        Optional<String> broken = ReplicaWatch.check(cluster);
+        if (broken.isPresent()) {
+            replicationBroken = true;
+            return "  shrinking stopped, replication broke while a shortened plan ran: " + broken.get() + "\n";
         }
         if (!alone.run(shortest).filter(d -> d.step() == shortest.steps().size() - 1).isPresent()) {
             return "  run alone once more, the session's first " + (failing + 1) + " steps did not differ: the"
