@@ -21,7 +21,7 @@
 #   SESSIONS [24]  STEPS [150]  DURATION [900] seconds of rounds  PHASE_TIMEOUT [600] seconds
 #   per round and target  STEP_TIMEOUT [30] seconds a read may wait  LARGE_MIN [100000]
 #   LARGE_MAX [1000000] rows of a large result  SHRINK [600] seconds to shorten failing plans
-#   SEED  SKIP  TARGETS [session,split]  DUMP
+#   SEED  SKIP  FOCUS (features drawn ten times as often)  TARGETS [session,split]  DUMP
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +41,7 @@ props=(
 props+=(-Dsluice.diff.shrink="${SHRINK:-600}")
 [ -n "${SEED:-}" ] && props+=(-Dsluice.diff.seed="$SEED")
 [ -n "${SKIP:-}" ] && props+=(-Dsluice.diff.skip="$SKIP")
+[ -n "${FOCUS:-}" ] && props+=(-Dsluice.diff.focus="$FOCUS")
 [ -n "${DUMP:-}" ] && props+=(-Dsluice.diff.dump="$(realpath -m "$DUMP")")
 
 # test-compile, then failsafe's own goals: `verify` would also run the proxy module's second

@@ -25,12 +25,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param largeMin    fewest rows of a large result
  * @param largeMax    most rows of a large result
  * @param skipped     features left out of the plans ({@code sluice.diff.skip=kill,connection_id})
+ * @param focus       features drawn ten times as often ({@code sluice.diff.focus=kill}), to look hard at one
  * @param only        session numbers to run (replay of one failing session), empty for all
  * @param targets     the proxy modes compared with the direct connection ({@code direct}: a second direct
  *                    run, which checks that the plans are deterministic)
  */
 record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Duration duration, Duration phaseTimeout,
-                    Duration stepTimeout, Duration shrink, int largeMin, int largeMax, Set<Feature> skipped, Set<Integer> only,
+                    Duration stepTimeout, Duration shrink, int largeMin, int largeMax, Set<Feature> skipped, Set<Feature> focus, Set<Integer> only,
                     Set<Target.Kind> targets) {
 
     static final String PREFIX = "sluice.diff.";
@@ -51,6 +52,10 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         for (String name : list(property("skip", ""))) {
             skipped.add(Feature.named(name));
         }
+        Set<Feature> focus = EnumSet.noneOf(Feature.class);
+        for (String name : list(property("focus", ""))) {
+            focus.add(Feature.named(name));
+        }
         Set<Integer> only = new LinkedHashSet<>();
         for (String n : list(property("only", ""))) {
             only.add(Integer.parseInt(n));
@@ -60,7 +65,7 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
             targets.add(Target.Kind.named(name));
         }
         return new DiffSettings(seed, seedGiven, sessions, steps, duration, phaseTimeout, stepTimeout, shrink, largeMin,
-                largeMax, skipped, only, targets);
+                largeMax, skipped, focus, only, targets);
     }
 
     boolean runs(int session) {
@@ -71,6 +76,11 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         return !skipped.contains(feature);
     }
 
+    /** How much more often than usual plans draw steps of {@code feature}. */
+    double weight(Feature feature) {
+        return feature != null && focus.contains(feature) ? 10 : 1;
+    }
+
     /**
      * The properties that replay {@code session} of a round alone on {@code target}, up to step
      * {@code last}: a plan's first steps do not depend on how many follow.
@@ -79,6 +89,8 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         return "-D" + PREFIX + "seed=" + roundSeed + " -D" + PREFIX + "sessions=" + sessions + " -D" + PREFIX
                 + "steps=" + (last + 1) + " -D" + PREFIX + "only=" + session + " -D" + PREFIX + "targets="
                 + target.configName() + (skipped.isEmpty() ? "" : " -D" + PREFIX + "skip=" + skippedNames())
+                + (focus.isEmpty() ? "" : " -D" + PREFIX + "focus="
+                        + String.join(",", focus.stream().map(Feature::configName).toList()))
                 + (largeMin == 100_000 && largeMax == 1_000_000 ? ""
                         : " -D" + PREFIX + "largeMin=" + largeMin + " -D" + PREFIX + "largeMax=" + largeMax);
     }

@@ -60,11 +60,12 @@ class DifferentialIT {
         settings = DiffSettings.fromSystemProperties();
         sequenceEngine = cluster.primary().hasEngine("SEQUENCE");
         rowBased = new RowBasedReplication(cluster.primary());
-        System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps, duration %d s, skipped [%s], targets %s,"
+        System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps, duration %d s, skipped [%s], focus %s,"
+                        + " targets %s,"
                         + " large results %d to %d rows from %s%n", settings.seed(),
                 settings.seedGiven() ? "from sluice.diff.seed" : "drawn; replay with -Dsluice.diff.seed=" + settings.seed(),
                 settings.sessions(), settings.steps(), settings.duration().toSeconds(), settings.skippedNames(),
-                settings.targets(), settings.largeMin(), settings.largeMax(),
+                settings.focus(), settings.targets(), settings.largeMin(), settings.largeMax(),
                 sequenceEngine ? "the SEQUENCE engine" : "a recursive CTE (this server has no SEQUENCE engine)");
         sessionProxy = Proxies.sessionMode(cluster);
         splitProxy = Proxies.splitMode(cluster);

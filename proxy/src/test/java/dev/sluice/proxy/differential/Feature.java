@@ -3,7 +3,10 @@ package dev.sluice.proxy.differential;
 import java.util.Arrays;
 import java.util.Locale;
 
-/** A kind of step the plans may contain; each can be left out with {@code -Dsluice.diff.skip=name,...}. */
+/**
+ * A kind of step the plans may contain; each can be left out ({@code -Dsluice.diff.skip=name,...})
+ * or drawn more often ({@code -Dsluice.diff.focus=name,...}).
+ */
 enum Feature {
     SESSION_VARIABLES,
     USER_VARIABLES,
@@ -18,6 +21,11 @@ enum Feature {
     SLOW_READERS,
     MULTI_STATEMENTS,
     ERRORS,
+    /**
+     * What the last statement left for the next one to ask: ROW_COUNT(), FOUND_ROWS(),
+     * LAST_INSERT_ID(), SHOW WARNINGS and ERRORS, @@warning_count, GET DIAGNOSTICS.
+     */
+    LAST_STATEMENT,
     CALL,
     RESET_CONNECTION,
     CHANGE_USER,

@@ -34,7 +34,8 @@ final class PlanGenerator {
         this.session = session;
         this.schema = "diff_" + session;
         this.settings = settings;
-        this.sql = new SqlVocabulary(random, session, schema, sequenceEngine, steps::size);
+        this.sql = new SqlVocabulary(random, session, schema, sequenceEngine, steps::size,
+                settings.covers(Feature.LAST_STATEMENT));
         this.serverPrepared = !settings.covers(Feature.PREPARED) || random.nextDouble() < 0.85;
         this.multi = settings.covers(Feature.MULTI_STATEMENTS) && random.nextDouble() < 0.8;
         this.cursors = settings.covers(Feature.CURSORS) && serverPrepared && random.nextDouble() < 0.5;
@@ -97,18 +98,22 @@ final class PlanGenerator {
                 new Choice(0.6, Feature.CONNECTION_ID, Step.ConnectionId::new));
         double total = 0;
         for (Choice choice : choices) {
-            total += covered(choice) ? choice.weight() : 0;
+            total += covered(choice) ? weight(choice) : 0;
         }
         double draw = random.nextDouble() * total;
         for (Choice choice : choices) {
             if (covered(choice)) {
-                draw -= choice.weight();
+                draw -= weight(choice);
                 if (draw < 0) {
                     return choice.step().get();
                 }
             }
         }
         return new Step.Sql(sql.select());
+    }
+
+    private double weight(Choice choice) {
+        return choice.weight() * settings.weight(choice.feature());
     }
 
     private boolean covered(Choice choice) {

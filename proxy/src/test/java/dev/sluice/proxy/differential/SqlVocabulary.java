@@ -23,14 +23,17 @@ final class SqlVocabulary {
     private final String schema;
     private final boolean sequenceEngine;
     private final IntSupplier step;
+    private final boolean followUps;
     private int nextKey = 10;
 
-    SqlVocabulary(Random random, int session, String schema, boolean sequenceEngine, IntSupplier step) {
+    /** @param followUps whether statements may be followed by ones that ask what they left ({@link Feature#LAST_STATEMENT}) */
+    SqlVocabulary(Random random, int session, String schema, boolean sequenceEngine, IntSupplier step, boolean followUps) {
         this.random = random;
         this.session = session;
         this.schema = schema;
         this.sequenceEngine = sequenceEngine;
         this.step = step;
+        this.followUps = followUps;
     }
 
     /** A fresh schema with table t, three rows and the procedures. */
@@ -130,8 +133,10 @@ final class SqlVocabulary {
             case 11 -> List.of(rows(25, "seq", null));
             case 12 -> List.of("SELECT 'Grüße, 世界', CHARSET('x'), COLLATION('x'), LENGTH('é')");
             case 13 -> List.of("SELECT CAST('2024-02-30' AS DATE), 1 + '1x'");
-            case 14 -> List.of("SELECT SQL_CALC_FOUND_ROWS k FROM t ORDER BY k LIMIT 1", "SELECT FOUND_ROWS()");
-            case 15 -> List.of("SELECT 1 + '1x'", "SHOW WARNINGS", "SELECT @@warning_count");
+            case 14 -> followUps ? List.of("SELECT SQL_CALC_FOUND_ROWS k FROM t ORDER BY k LIMIT 1", "SELECT FOUND_ROWS()")
+                    : List.of("SELECT SQL_CALC_FOUND_ROWS k FROM t ORDER BY k LIMIT 1");
+            case 15 -> followUps ? List.of("SELECT 1 + '1x'", "SHOW WARNINGS", "SELECT @@warning_count")
+                    : List.of("SELECT 1 + '1x'");
             case 16 -> List.of("SHOW SESSION VARIABLES LIKE 'sql_mode'");
             case 17 -> List.of("SHOW TABLES");
             case 18 -> List.of("SELECT k FROM t WHERE k IN (SELECT n FROM sluice_test.diff_tmp) ORDER BY k");
@@ -155,7 +160,7 @@ final class SqlVocabulary {
             case 9 -> "UPDATE t SET v = 'all'";
             default -> "INSERT INTO t (k, v) SELECT k + 1000, v FROM t WHERE k < 5";
         };
-        return switch (random.nextInt(8)) {
+        return switch (followUps ? random.nextInt(8) : 7) {
             case 0 -> List.of(statement, "SELECT ROW_COUNT()");
             case 1 -> List.of(statement, "SELECT LAST_INSERT_ID()");
             case 2 -> List.of(statement, "SHOW WARNINGS");
@@ -167,7 +172,7 @@ final class SqlVocabulary {
         String statement = pick("SELEC 1", "SELECT * FROM no_such_table", "SELECT nope FROM t",
                 "INSERT INTO t (k) VALUES (NULL)", "INSERT INTO t (k, v) VALUES (1, 'dup')", "SELECT * FROM diff_nope.t",
                 "DROP TABLE no_such_table", "CALL no_such_proc()", "SELECT 1 FROM DUAL WHERE");
-        return switch (random.nextInt(8)) {
+        return switch (followUps ? random.nextInt(8) : 7) {
             case 0 -> List.of(statement, "SHOW WARNINGS");
             case 1 -> List.of(statement, "SHOW ERRORS");
             case 2 -> List.of(statement, "GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO");
