@@ -49,6 +49,7 @@ class DifferentialIT {
     private static ProxyServer sessionProxy;
     private static ProxyServer splitProxy;
     private static ProcessList processList;
+    private static NettyLeaks leaks;
     private static RowBasedReplication rowBased;
     /** When shrinking failing plans must stop, set at the first failure; 0 before it. */
     private static long shrinkEnd;
@@ -58,6 +59,7 @@ class DifferentialIT {
     static void start() throws SQLException {
         cluster = MariaDbCluster.start(ClusterSpec.defaults());
         settings = DiffSettings.fromSystemProperties();
+        leaks = NettyLeaks.watch();
         sequenceEngine = cluster.primary().hasEngine("SEQUENCE");
         rowBased = new RowBasedReplication(cluster.primary());
         System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps, duration %d s, skipped [%s], focus %s,"
@@ -147,6 +149,9 @@ class DifferentialIT {
             round++;
         } while (failures.isEmpty() && System.nanoTime() < end);
         replicationBroken(failures, "the last", settings.seed());
+        for (String leak : leaks.collect()) {
+            failures.add("Netty reported a leaked buffer: " + leak);
+        }
         System.out.printf("DifferentialIT: %d rounds, %d failures%n", round, failures.size());
         if (!failures.isEmpty()) {
             StringBuilder message = new StringBuilder().append(failures.size()).append(" sessions differ (base seed ")

@@ -46,10 +46,12 @@ class FreshSessionIT {
     private static RowBasedReplication rowBased;
     private static ProxyServer sessionProxy;
     private static ProxyServer splitProxy;
+    private static NettyLeaks leaks;
 
     @BeforeAll
     static void start(MariaDbCluster shared) throws SQLException {
         cluster = shared;
+        leaks = NettyLeaks.watch();
         rowBased = new RowBasedReplication(cluster.primary());
         try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
             s.execute("CREATE OR REPLACE PROCEDURE sluice_test.p_leak(v INT)"
@@ -178,6 +180,7 @@ class FreshSessionIT {
             }
         }
         assertThat(ProxyIdle.await(proxy, 15_000)).as("the proxy at rest at the end").isEmpty();
+        assertThat(leaks.collect()).as("buffers Netty's detector saw leak").isEmpty();
         assertThat(differences).as("what new sessions through the " + kind.configName() + " proxy saw that a new"
                 + " session straight to the primary does not, with how many of the " + ROUNDS * NEWCOMERS + " saw it")
                 .isEmpty();
