@@ -273,6 +273,6 @@ final class PlanGenerator {
 
     private Step kill() {
         return random.nextDouble() < 0.7 ? new Step.Kill(Step.KillKind.SECOND_CONNECTION, 6)
-                : new Step.Kill(Step.KillKind.QUERY_TIMEOUT, 4);
+                : new Step.Kill(Step.KillKind.QUERY_TIMEOUT, 8);
     }
 }
