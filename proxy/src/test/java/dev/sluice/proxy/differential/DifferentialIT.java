@@ -154,7 +154,7 @@ class DifferentialIT {
         }
         System.out.printf("DifferentialIT: %d rounds, %d failures%n", round, failures.size());
         if (!failures.isEmpty()) {
-            StringBuilder message = new StringBuilder().append(failures.size()).append(" sessions differ (base seed ")
+            StringBuilder message = new StringBuilder().append(failures.size()).append(" failures (base seed ")
                     .append(settings.seed()).append("); the first ").append(Math.min(DETAILED_REPORTS, failures.size()))
                     .append(":\n");
             failures.stream().limit(DETAILED_REPORTS).forEach(f -> message.append('\n').append(f));
