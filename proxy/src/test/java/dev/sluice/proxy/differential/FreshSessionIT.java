@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -206,25 +206,23 @@ class FreshSessionIT {
      * the server frees them a moment after the disconnect; a lock held 10 s later was kept.
      */
     private static void awaitLocksFree() throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        Optional<String> held;
         try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
-            do {
-                List<String> taken = new ArrayList<>();
-                for (int i = 0; i < LEAVERS; i++) {
-                    try (ResultSet rs = s.executeQuery("SELECT IS_FREE_LOCK('diff-leak-" + i + "')")) {
-                        rs.next();
-                        if (rs.getInt(1) != 1) {
-                            taken.add("diff-leak-" + i);
-                        }
-                    }
-                }
-                held = taken.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", taken));
-                if (held.isPresent()) {
-                    Thread.sleep(100);
-                }
-            } while (held.isPresent() && System.nanoTime() < deadline);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() -> assertThat(heldLocks(s))
+                            .as("user locks still held 10 s after their sessions ended").isEmpty());
         }
-        assertThat(held).as("user locks still held 10 s after their sessions ended").isEmpty();
+    }
+
+    private static List<String> heldLocks(Statement s) throws SQLException {
+        List<String> taken = new ArrayList<>();
+        for (int i = 0; i < LEAVERS; i++) {
+            try (ResultSet rs = s.executeQuery("SELECT IS_FREE_LOCK('diff-leak-" + i + "')")) {
+                rs.next();
+                if (rs.getInt(1) != 1) {
+                    taken.add("diff-leak-" + i);
+                }
+            }
+        }
+        return taken;
     }
 }

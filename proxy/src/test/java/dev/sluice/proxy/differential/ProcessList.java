@@ -6,8 +6,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Watches every server's processlist as the admin user, so a KILL is sent only once the statement
@@ -26,19 +29,13 @@ final class ProcessList implements AutoCloseable {
 
     /** Whether a statement with exactly this text runs on some server within {@code timeoutMillis}. */
     boolean awaitRunning(String sql, long timeoutMillis) throws SQLException {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
-        do {
-            if (running(sql)) {
-                return true;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        } while (System.nanoTime() < deadline);
-        return false;
+        try {
+            Awaitility.await().atMost(Duration.ofMillis(timeoutMillis)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> running(sql));
+            return true;
+        } catch (ConditionTimeoutException notRunning) {
+            return false;
+        }
     }
 
     private synchronized boolean running(String sql) throws SQLException {

@@ -3,9 +3,13 @@ package dev.sluice.proxy.differential;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Whether a proxy is back at rest once its clients have gone: no client connection, no session
@@ -18,16 +22,17 @@ final class ProxyIdle {
 
     /** Waits up to {@code millis} for rest; what is still busy after that, if anything. */
     static Optional<String> await(ProxyServer proxy, long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        Optional<String> busy;
-        do {
-            busy = busy(proxy);
-            if (busy.isEmpty()) {
-                return busy;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        return busy;
+        AtomicReference<Optional<String>> busy = new AtomicReference<>(Optional.empty());
+        try {
+            Awaitility.await().atMost(Duration.ofMillis(millis)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        busy.set(busy(proxy));
+                        return busy.get().isEmpty();
+                    });
+        } catch (ConditionTimeoutException stillBusy) {
+            // What was still busy at the last look is the answer.
+        }
+        return busy.get();
     }
 
     private static Optional<String> busy(ProxyServer proxy) {
