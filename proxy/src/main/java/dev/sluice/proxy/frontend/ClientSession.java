@@ -252,9 +252,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
      * set, with the default sql_mode.
      */
     private void withProxyId(ChannelHandlerContext ctx, ByteBuf frame, int command) {
-        ByteBuf statement = ProxyIds.withConnectionId(frame, connectionId, sql.charset(), sql.sqlMode());
+        int words = ProxyIds.words(frame);
+        ByteBuf statement = ProxyIds.withConnectionId(frame, words, connectionId, sql.charset(), sql.sqlMode());
         KillStatement kill = command == Commands.COM_QUERY
-                ? ProxyIds.kill(statement, sql.charset(), sql.sqlMode()) : null;
+                ? ProxyIds.kill(statement, words, sql.charset(), sql.sqlMode()) : null;
         if (kill == null) {
             forward(statement, command);
             return;

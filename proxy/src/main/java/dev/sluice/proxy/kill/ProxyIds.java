@@ -7,6 +7,7 @@ import dev.sluice.proxy.sql.KillStatement;
 import dev.sluice.proxy.sql.SqlMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.util.ByteProcessor;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
@@ -21,6 +22,14 @@ public final class ProxyIds {
 
     private static final byte[] CONNECTION_ID = "connection_id".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KILL = "kill".getBytes(StandardCharsets.US_ASCII);
+    public static final int CONNECTION_ID_WORD = 1;
+    public static final int KILL_WORD = 2;
+    private static final int BOTH_WORDS = CONNECTION_ID_WORD | KILL_WORD;
+    /** Stops at a byte that may start either word. */
+    private static final ByteProcessor NOT_A_FIRST_LETTER = b -> {
+        int lower = b | 0x20;
+        return lower != 'c' && lower != 'k';
+    };
     /** The command byte after the header. */
     private static final int TEXT_OFFSET = Packet.HEADER_SIZE + 1;
 
@@ -32,7 +41,12 @@ public final class ProxyIds {
      * frame when there are none, else a new one with the same sequence id (the old one released).
      */
     public static ByteBuf withConnectionId(ByteBuf frame, long id, Charset charset, SqlMode mode) {
-        if (!holds(frame, CONNECTION_ID)) {
+        return withConnectionId(frame, words(frame), id, charset, mode);
+    }
+
+    /** As above, with what {@link #words} found in the frame (the caller's one pass over it). */
+    public static ByteBuf withConnectionId(ByteBuf frame, int words, long id, Charset charset, SqlMode mode) {
+        if ((words & CONNECTION_ID_WORD) == 0) {
             return frame;
         }
         int length = RawPacketDecoder.payloadLength(frame) - 1;
@@ -51,7 +65,15 @@ public final class ProxyIds {
 
     /** The KILL of a thread that a COM_QUERY frame holds, or null (see {@link KillStatement#find}). */
     public static KillStatement kill(ByteBuf frame, Charset charset, SqlMode mode) {
-        if (!holds(frame, KILL)) {
+        return kill(frame, words(frame), charset, mode);
+    }
+
+    /**
+     * As above, with what {@link #words} found (in this frame, or in the one it was rewritten from:
+     * the CONNECTION_ID() rewrite adds no KILL).
+     */
+    public static KillStatement kill(ByteBuf frame, int words, Charset charset, SqlMode mode) {
+        if ((words & KILL_WORD) == 0) {
             return null;
         }
         int length = RawPacketDecoder.payloadLength(frame) - 1;
@@ -59,20 +81,35 @@ public final class ProxyIds {
         return KillStatement.find(text, 0, text.length, charset, mode);
     }
 
-    /** Whether the frame is one packet whose text contains {@code word} (lower-case ASCII) in any case. */
-    private static boolean holds(ByteBuf frame, byte[] word) {
+    /**
+     * Which of CONNECTION_ID and KILL (in any case) the text of a one-packet frame contains, as
+     * {@link #CONNECTION_ID_WORD} and {@link #KILL_WORD} bits: one pass over every statement, so
+     * that only the few holding either are read further.
+     */
+    public static int words(ByteBuf frame) {
         int length = RawPacketDecoder.payloadLength(frame);
         if (length >= Packet.MAX_PAYLOAD) {
-            return false;
+            return 0;
         }
-        int from = frame.readerIndex() + TEXT_OFFSET;
-        int last = frame.readerIndex() + Packet.HEADER_SIZE + length - word.length;
-        for (int i = from; i <= last; i++) {
-            if ((frame.getByte(i) | 0x20) == word[0] && matches(frame, i, word)) {
-                return true;
+        int end = frame.readerIndex() + Packet.HEADER_SIZE + length;
+        int found = 0;
+        for (int i = frame.readerIndex() + TEXT_OFFSET; i < end && found != BOTH_WORDS; ) {
+            int at = frame.forEachByte(i, end - i, NOT_A_FIRST_LETTER);
+            if (at < 0) {
+                break;
             }
+            if ((frame.getByte(at) | 0x20) == 'c') {
+                found |= holdsAt(frame, at, end, CONNECTION_ID) ? CONNECTION_ID_WORD : 0;
+            } else {
+                found |= holdsAt(frame, at, end, KILL) ? KILL_WORD : 0;
+            }
+            i = at + 1;
         }
-        return false;
+        return found;
+    }
+
+    private static boolean holdsAt(ByteBuf frame, int index, int end, byte[] word) {
+        return index + word.length <= end && matches(frame, index, word);
     }
 
     private static boolean matches(ByteBuf frame, int index, byte[] word) {

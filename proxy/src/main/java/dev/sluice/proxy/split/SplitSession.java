@@ -788,8 +788,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void withProxyId(int code, ByteBuf frame) {
         // Only the charset and sql_mode are wanted here: routing resets it to the statement as sent.
         sql.reset(frame, desired.variable("character_set_client"), desired.variable("sql_mode"));
-        ByteBuf statement = ProxyIds.withConnectionId(frame, sessionId, sql.charset(), sql.sqlMode());
-        KillStatement kill = code == Commands.COM_QUERY ? ProxyIds.kill(statement, sql.charset(), sql.sqlMode()) : null;
+        int words = ProxyIds.words(frame);
+        ByteBuf statement = ProxyIds.withConnectionId(frame, words, sessionId, sql.charset(), sql.sqlMode());
+        KillStatement kill = code == Commands.COM_QUERY ? ProxyIds.kill(statement, words, sql.charset(), sql.sqlMode()) : null;
         if (kill == null) {
             route(new Command(code, statement, SqlRouting.forQuery(statement, desired, runtime.config().routing().rules(), sql), null));
             return;

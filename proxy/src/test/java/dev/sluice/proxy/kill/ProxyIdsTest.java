@@ -60,4 +60,25 @@ class ProxyIdsTest {
             other.release();
         }
     }
+
+    /** One pass tells both words apart, in any case, at any place, the last bytes included. */
+    @Test
+    void wordsFindsEachWordAnywhereInAnyCase() {
+        String[][] cases = {
+            {"SELECT 1", "0"},
+            {"select count(*) from kills", "2"},
+            {"SELECT cOnNeCtIoN_iD()", "1"},
+            {"KILL QUERY 3 /* connection_id */", "3"},
+            {"SELECT 'connection_i'", "0"},
+            {"SELECT 1 FROM t WHERE skill", "2"},
+        };
+        for (String[] c : cases) {
+            ByteBuf frame = frame(0, Commands.COM_QUERY, c[0]);
+            try {
+                assertThat(ProxyIds.words(frame)).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
+            } finally {
+                frame.release();
+            }
+        }
+    }
 }
