@@ -82,6 +82,20 @@ final class Binding {
         keepIfAsked = false;
     }
 
+    /**
+     * A write finds the session on a replica's connection: it is given back unless a transaction
+     * or pinned state holds it there. A prepare just done there does not hold it: what was
+     * prepared is a read, so it is not what this write executes. True if given back.
+     */
+    boolean releaseUnlessTied() {
+        if (connection != null && !inTransaction && pins.isEmpty()) {
+            keepForNext = false;
+            give(false);
+            return true;
+        }
+        return false;
+    }
+
     /** What a response says about holding on: transaction state, pins made or released. */
     void afterResponse(int command, RoutedStatement route, Response response, boolean prepared) {
         if (response.statusKnown()) {

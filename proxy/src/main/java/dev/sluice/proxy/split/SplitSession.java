@@ -338,6 +338,18 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         routing = command;
         client.config().setAutoRead(false);
         binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
+        BackendConnection bound = binding.connection();
+        if (bound != null && command.route().write() && !bound.backend().isPrimary()) {
+            // A replica's connection kept for what the last read left there (its warnings, say)
+            // is no place for a write; in a READ ONLY transaction the write is refused as the
+            // primary would refuse it, where the replica would answer with its read_only error.
+            if (!binding.releaseUnlessTied() && binding.inTransaction() && command.route().changesRows()) {
+                routing = null;
+                failCommand(command, Replies.READ_ONLY_TRANSACTION, "25006",
+                        "Cannot execute statement in a READ ONLY transaction");
+                return;
+            }
+        }
         if (binding.connection() != null) {
             onConnection(command, binding.connection(), binding.pool());
             return;

@@ -1,0 +1,110 @@
+package dev.sluice.proxy.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.sluice.proxy.ProxyFixture;
+import dev.sluice.proxy.ProxyServer;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbClusterExtension;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A session that read on a replica may still hold that replica's connection when its next
+ * statement comes (the read left warnings the next statement may ask for). Whatever holds it, a
+ * write must never run there: the replica is read_only and would answer ERR 1290, which a
+ * client talking to the primary never sees.
+ */
+@ExtendWith(MariaDbClusterExtension.class)
+class WritesOffReplicasIT {
+
+    private static MariaDbCluster cluster;
+    private static ProxyServer proxy;
+
+    @BeforeAll
+    static void start(MariaDbCluster shared) throws SQLException {
+        cluster = shared;
+        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS sluice_test.off_replicas (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
+        proxy = ProxyFixture.start(SplitRoutingIT.splitConfig(cluster));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    @Test
+    void aWriteAfterAReadThatLeftWarningsRunsOnThePrimary() throws SQLException {
+        for (int round = 0; round < 5; round++) {
+            // A new session each round: the first one pins itself to the primary.
+            try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT 1/0, @@port")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(2)).as("the read ran on a replica").isNotEqualTo(cluster.primary().port());
+                }
+                // Reads what the last statement's connection holds (a user variable) and pins one.
+                s.execute("SELECT @u := CONCAT('round', @v)");
+                assertThat(s.executeUpdate("INSERT INTO off_replicas (v) VALUES (" + round + ")")).isEqualTo(1);
+                try (ResultSet rs = s.executeQuery("SELECT @@port")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).as("pinned where the user variable was set").isEqualTo(cluster.primary().port());
+                }
+                s.execute("DELETE FROM off_replicas WHERE v = " + round);
+            }
+        }
+    }
+
+    @Test
+    void aWriteAfterAPreparedReadRunsOnThePrimary() throws SQLException {
+        try (Connection c = ProxyFixture.connect(proxy, "sluice_test", "useServerPrepStmts=true");
+             var write = c.prepareStatement("INSERT INTO off_replicas (v) VALUES (?)")) {
+            for (int round = 0; round < 5; round++) {
+                try (var read = c.prepareStatement("SELECT 1/0, ?")) {
+                    read.setInt(1, round);
+                    read.executeQuery().close();
+                }
+                write.setInt(1, 100 + round);
+                assertThat(write.executeUpdate()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aWriteInAReadOnlyTransactionFailsAsOnThePrimary() throws SQLException {
+        int direct = readOnlyTransactionWriteError(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")));
+        int proxied = readOnlyTransactionWriteError(ProxyFixture.connect(proxy, "sluice_test", ""));
+        assertThat(direct).isEqualTo(1792);
+        assertThat(proxied).isEqualTo(direct);
+    }
+
+    /** The error of an INSERT in START TRANSACTION READ ONLY; the transaction then commits. */
+    private static int readOnlyTransactionWriteError(Connection connection) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement()) {
+            s.execute("START TRANSACTION READ ONLY");
+            s.executeQuery("SELECT COUNT(*) FROM off_replicas").close();
+            SQLException refused = catchThrowableOfType(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO off_replicas (v) VALUES (-1)"));
+            assertThat((Throwable) refused).as("the write is refused").isNotNull();
+            try (ResultSet rs = s.executeQuery("SELECT @@in_transaction")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("the transaction is still open").isEqualTo(1);
+            }
+            s.execute("COMMIT");
+            return refused.getErrorCode();
+        }
+    }
+}
