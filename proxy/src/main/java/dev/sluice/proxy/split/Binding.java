@@ -29,6 +29,7 @@ final class Binding {
      * once if that one does not ask.
      */
     private boolean keepIfAsked;
+    private long holds;
 
     Binding(Consumer<PinReason> onPinned) {
         this.onPinned = onPinned;
@@ -56,7 +57,18 @@ final class Binding {
         return labels;
     }
 
+    /**
+     * Counts the connections held: two statements ran on the same connection with nothing of
+     * another session's in between when they saw the same count.
+     */
+    long holdCount() {
+        return holds;
+    }
+
     void hold(BackendConnection held, BackendPool from) {
+        if (held != connection) {
+            holds++;
+        }
         connection = held;
         pool = from;
     }

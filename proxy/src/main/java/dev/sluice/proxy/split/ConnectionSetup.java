@@ -34,21 +34,24 @@ final class ConnectionSetup {
     private final SessionVariables desired;
     private final ReadYourWrites readYourWrites;
     private final ProxyStatement statement;
+    /** An assignment to add to the replayed variables (last_insert_id), or null. */
+    private final String alsoSet;
     private final Outcome outcome;
 
     private ConnectionSetup(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
-                            ProxyStatement statement, Outcome outcome) {
+                            ProxyStatement statement, String alsoSet, Outcome outcome) {
         this.connection = connection;
         this.desired = desired;
         this.readYourWrites = readYourWrites;
         this.statement = statement;
+        this.alsoSet = alsoSet;
         this.outcome = outcome;
     }
 
     static void run(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
-                    ProxyStatement statement, Outcome outcome) {
+                    ProxyStatement statement, String alsoSet, Outcome outcome) {
         connection.statements().flushCloses();
-        ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, outcome);
+        ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);
         if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
             setup.waitForOwnWrites();
         } else {
@@ -92,6 +95,9 @@ final class ConnectionSetup {
 
     private void replayVariables() {
         String set = desired.variablesStatementFrom(connection.state());
+        if (alsoSet != null) {
+            set = set == null ? "SET SESSION " + alsoSet : set + ", " + alsoSet;
+        }
         if (set == null) {
             prepare();
             return;

@@ -78,6 +78,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private StatementObserver tokenObserver = StatementObserver.NONE;
     private Backend currentBackend;
     private final ReadYourWrites readYourWrites;
+    private final LastInsertId lastInsertId = new LastInsertId();
     private final byte[] seed;
     private final boolean secure;
     private ChangeUser changingUser;
@@ -411,7 +412,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             desired.adoptLoginValues(connection.loginValues());
             stateInitialised = true;
         }
-        ConnectionSetup.run(connection, desired, readYourWrites, command.statement(), new ConnectionSetup.Outcome() {
+        ConnectionSetup.Outcome outcome = new ConnectionSetup.Outcome() {
             @Override
             public void ready() {
                 send(command, connection);
@@ -430,7 +431,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             public void failed(int code, String sqlState, String message) {
                 failCommand(command, code, sqlState, message);
             }
-        });
+        };
+        String restoreLastInsertId = lastInsertId.restoreBefore(command.route(), binding.holdCount());
+        ConnectionSetup.run(connection, desired, readYourWrites, command.statement(), restoreLastInsertId, outcome);
     }
 
     private void send(Command command, BackendConnection connection) {
@@ -580,6 +583,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         boolean prepared = command.code() == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK
                 && statements.registerPrepared(command.frame(), command.route(), response, binding.connection()) != null;
         binding.afterResponse(command.code(), command.route(), response, prepared);
+        lastInsertId.afterResponse(command.route(), response, binding.holdCount());
         if (!response.isError() && command.route().write() && currentBackend != null && currentBackend.isPrimary()) {
             readYourWrites.wrote(System.nanoTime());
         }
@@ -689,6 +693,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         var request = change.request();
         int charset = request.characterSet() > 0 ? request.characterSet() : login.charset();
         desired.reset(request.database());
+        lastInsertId.reset();
         stateInitialised = false;
         login = new LoginRequest(change.account().name(), change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 login.responseShaping(), charset, request.database());
@@ -697,6 +702,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private void resetConnection(ByteBuf frame) {
         binding.clearPins();
         statements.closeAll();
+        lastInsertId.reset();
         BackendConnection bound = binding.connection();
         desired.reset(desired.schema());
         if (stateInitialised && bound != null) {

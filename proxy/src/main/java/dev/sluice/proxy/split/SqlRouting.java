@@ -141,6 +141,7 @@ final class SqlRouting {
             default -> false;
         };
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
-                !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows);
+                !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
+                c.has(SessionEffect.LAST_INSERT_ID_READ));
     }
 }

@@ -1,0 +1,89 @@
+package dev.sluice.proxy.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.BackendConfig;
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.proxy.ProxyFixture;
+import dev.sluice.proxy.ProxyServer;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbClusterExtension;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * LAST_INSERT_ID() is the session's, whatever ran on its connection meanwhile. One backend
+ * connection makes every session of the test share it, so each one's inserts overwrite what the
+ * connection holds.
+ */
+@ExtendWith(MariaDbClusterExtension.class)
+class LastInsertIdIT {
+
+    private static ProxyServer proxy;
+
+    @BeforeAll
+    static void start(MariaDbCluster cluster) throws SQLException {
+        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS sluice_test.insert_ids (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+        }
+        BackendConfig primary = ProxyFixture.backend(cluster.primary());
+        SluiceConfig config = ProxyFixture.config(List.of(new BackendConfig(primary.name(), primary.address(),
+                        primary.role(), 1, 1)))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
+                .withEventLoops(1);
+        proxy = ProxyFixture.start(config);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    @Test
+    void eachSessionReadsItsOwnLastInsertIdAfterOthersInserted() throws SQLException {
+        try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sa = a.createStatement();
+             Connection b = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sb = b.createStatement()) {
+            sa.executeUpdate("INSERT INTO insert_ids (v) VALUES (1)");
+            long mine = one(sa, "SELECT LAST_INSERT_ID()");
+            sa.execute("DROP TABLE IF EXISTS sluice_test.no_such_table_here");
+            sa.executeQuery("SELECT 1").close();
+            sb.executeUpdate("INSERT INTO insert_ids (v) VALUES (2)");
+            long theirs = one(sb, "SELECT LAST_INSERT_ID()");
+            assertThat(theirs).isGreaterThan(mine);
+            assertThat(one(sa, "SELECT LAST_INSERT_ID()")).as("a's value, after b's insert on the connection").isEqualTo(mine);
+            assertThat(one(sb, "SELECT LAST_INSERT_ID()")).isEqualTo(theirs);
+            try (Connection fresh = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = fresh.createStatement()) {
+                assertThat(one(s, "SELECT LAST_INSERT_ID()")).as("a new session has inserted nothing").isZero();
+            }
+            sa.executeUpdate("UPDATE insert_ids SET v = v + 1 WHERE id = " + mine);
+            assertThat(one(sa, "SELECT LAST_INSERT_ID() + 0")).as("an update keeps it").isEqualTo(mine);
+        }
+    }
+
+    @Test
+    void aResetSessionStartsFromZero() throws SQLException {
+        try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = a.createStatement()) {
+            s.executeUpdate("INSERT INTO insert_ids (v) VALUES (3)");
+            assertThat(one(s, "SELECT LAST_INSERT_ID()")).isPositive();
+            a.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).resetServerState();
+            assertThat(one(s, "SELECT LAST_INSERT_ID()")).isZero();
+        }
+    }
+
+    private static long one(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(1);
+        }
+    }
+}
