@@ -18,15 +18,16 @@ import java.util.Set;
  * @param effectsInText a SET or USE: what it changes is in its text and the server reports it
  * @param changesRows   INSERT, UPDATE, DELETE, REPLACE or LOAD: refused in a READ ONLY transaction
  * @param readsLastInsertId it calls LAST_INSERT_ID(), which is the session's, not the connection's
+ * @param callsProcedure a CALL: its writes' GTIDs may not be reported in the OK after it
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
-                              boolean readsLastInsertId) {
+                              boolean readsLastInsertId, boolean callsProcedure) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false);
+            true, false, false, false, false, false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

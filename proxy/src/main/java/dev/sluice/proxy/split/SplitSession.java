@@ -517,7 +517,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
         boolean reported = gtidReported;
         gtidReported = false;
-        if (readYourWrites.gtidMode() && !reported && bound != null && current != null && current.route().write()
+        if (readYourWrites.gtidMode() && !reported && bound != null && current != null && current.route().callsProcedure()
                 && !response.isError() && response.statusKnown() && !response.inTransaction()
                 && bound.backend().isPrimary()) {
             readBackGtid(response);
@@ -526,7 +526,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         finish(response);
     }
 
-    /** A write committed and the server did not report its GTID: it is asked for. */
+    /**
+     * A procedure committed writes and the OK after it did not report a GTID: it is asked for.
+     * Only after a CALL: any other write's OK reports its GTID, and the query would reset what
+     * the next statement may ask of this one (warnings, FOUND_ROWS()).
+     */
     private void readBackGtid(Response response) {
         String[] gtid = new String[1];
         binding.connection().sendOwnQuery("SELECT @@last_gtid", row -> gtid[0] = ConnectionSetup.firstColumn(row), done -> {

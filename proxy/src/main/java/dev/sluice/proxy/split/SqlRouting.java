@@ -142,6 +142,6 @@ final class SqlRouting {
         };
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
                 !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
-                c.has(SessionEffect.LAST_INSERT_ID_READ));
+                c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL);
     }
 }

@@ -1,0 +1,103 @@
+package dev.sluice.proxy.split;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.proxy.ProxyFixture;
+import dev.sluice.proxy.ProxyServer;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbClusterExtension;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What a statement leaves for the next one to ask (warnings, FOUND_ROWS(), ROW_COUNT()) must
+ * survive whatever the proxy runs on the connection between them. In gtid read-your-writes mode
+ * the proxy used to read {@code @@last_gtid} back after every statement it could not prove
+ * read-only, which reset all three. Each pair runs straight to the primary and through the proxy.
+ */
+@ExtendWith(MariaDbClusterExtension.class)
+class LastStatementDiagnosticsIT {
+
+    private static MariaDbCluster cluster;
+    private static ProxyServer proxy;
+
+    @BeforeAll
+    static void start(MariaDbCluster shared) throws SQLException {
+        cluster = shared;
+        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS sluice_test.diagnostics (k INT PRIMARY KEY, v VARCHAR(4))");
+            s.execute("REPLACE INTO sluice_test.diagnostics VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
+        proxy = ProxyFixture.start(ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN,
+                        RoutingConfig.ReadYourWrites.GTID, RoutingConfig.DEFAULT_PRIMARY_WINDOW,
+                        RoutingConfig.DEFAULT_GTID_WAIT_TIMEOUT, List.of())));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    @Test
+    void foundRowsAfterSqlCalcFoundRows() throws SQLException {
+        assertSameAsDirect("SELECT SQL_CALC_FOUND_ROWS k FROM diagnostics ORDER BY k LIMIT 1", "SELECT FOUND_ROWS()");
+    }
+
+    @Test
+    void warningsOfAWrite() throws SQLException {
+        assertSameAsDirect("INSERT IGNORE INTO diagnostics VALUES (1, 'dup')", "SHOW WARNINGS");
+        assertSameAsDirect("UPDATE IGNORE diagnostics SET v = 'toolong' WHERE k = 3", "SELECT @@warning_count");
+    }
+
+    @Test
+    void warningsOfAStatementThatSetsAUserVariable() throws SQLException {
+        assertSameAsDirect("SELECT @w := CAST('x' AS UNSIGNED)", "SHOW WARNINGS");
+    }
+
+    @Test
+    void rowCountOfAnUpdate() throws SQLException {
+        assertSameAsDirect("UPDATE diagnostics SET v = v WHERE k <= 2", "SELECT ROW_COUNT()");
+        assertSameAsDirect("DELETE FROM diagnostics WHERE k = 99", "SELECT ROW_COUNT()");
+    }
+
+    private static void assertSameAsDirect(String first, String second) throws SQLException {
+        List<String> direct = run(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")), first, second);
+        List<String> proxied = run(ProxyFixture.connect(proxy, "sluice_test", ""), first, second);
+        assertThat(proxied).as("%s, then %s", first, second).isEqualTo(direct);
+    }
+
+    /** The rows of {@code second} run right after {@code first}, on a fresh session. */
+    private static List<String> run(Connection connection, String first, String second) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement()) {
+            s.execute(first);
+            List<String> rows = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery(second)) {
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    StringBuilder row = new StringBuilder();
+                    for (int i = 1; i <= columns; i++) {
+                        row.append(i > 1 ? " | " : "").append(rs.getString(i));
+                    }
+                    rows.add(row.toString());
+                }
+            }
+            assertThat(rows).as("%s returns a row", second).isNotEmpty();
+            return rows;
+        }
+    }
+}
