@@ -240,10 +240,19 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
 
     /** Registers a client command whose first frame is about to be written. */
     public void expect(int command, ResponseListener responseTo) {
+        expect(command, responseTo, false);
+    }
+
+    /**
+     * As {@link #expect(int, ResponseListener)}; {@code scopedVariables}: the command is a SET
+     * STATEMENT ... FOR, whose variables the server reports changed though they are back as they
+     * were once it is done, so the reports do not change what this connection is known to have.
+     */
+    public void expect(int command, ResponseListener responseTo, boolean scopedVariables) {
         if (Commands.expectsNoResponse(command)) {
             return;
         }
-        push(new InFlight(command, System.nanoTime(), responseTo, null));
+        push(new InFlight(command, System.nanoTime(), responseTo, null, null, scopedVariables));
     }
 
     /** Sends one of the proxy's own commands (a complete packet); its response is swallowed. */
@@ -395,7 +404,11 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         for (SessionStateChange change : ok.sessionStateChanges()) {
             switch (change) {
-                case SessionStateChange.SystemVariable variable -> state.set(variable.name(), variable.value());
+                case SessionStateChange.SystemVariable variable -> {
+                    if (!head.scopedVariables()) {
+                        state.set(variable.name(), variable.value());
+                    }
+                }
                 case SessionStateChange.Schema newSchema -> {
                     state.schema(newSchema.name());
                     schema = state.schema();

@@ -13,9 +13,13 @@ import java.util.function.Consumer;
  * @param rows     for the proxy's own queries whose answer it reads: each row's payload (may be null)
  */
 record InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone,
-                Consumer<ByteBuf> rows) {
+                Consumer<ByteBuf> rows, boolean scopedVariables) {
 
     InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone) {
-        this(command, startNanos, listener, onDone, null);
+        this(command, startNanos, listener, onDone, null, false);
+    }
+
+    InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone, Consumer<ByteBuf> rows) {
+        this(command, startNanos, listener, onDone, rows, false);
     }
 }

@@ -12,22 +12,26 @@ import java.util.Set;
  * @param readOnlyTransaction it starts a transaction that may run on a replica (START TRANSACTION READ ONLY)
  * @param keepForNext   it leaves something the next statement may ask for on its connection
  *                      (SQL_CALC_FOUND_ROWS)
- * @param write         not provably read-only: after it, read-your-writes applies
+ * @param write         it may write (reading what the session left on its connection is no
+ *                      write): it must not run on a replica, and after it read-your-writes applies
  * @param readsLastConnection it reads what the previous statement left on its connection
  *                      (LAST_INSERT_ID(), FOUND_ROWS(), SHOW WARNINGS, ROW_COUNT()...)
  * @param effectsInText a SET or USE: what it changes is in its text and the server reports it
  * @param changesRows   INSERT, UPDATE, DELETE, REPLACE or LOAD: refused in a READ ONLY transaction
  * @param readsLastInsertId it calls LAST_INSERT_ID(), which is the session's, not the connection's
  * @param callsProcedure a CALL: its writes' GTIDs may not be reported in the OK after it
+ * @param scopedVariables SET STATEMENT ... FOR: the variables the server reports changed are back
+ *                      as they were after it
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
-                              boolean readsLastInsertId, boolean callsProcedure) {
+                              boolean readsLastInsertId, boolean callsProcedure,
+                              boolean scopedVariables) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false);
+            true, false, false, false, false, false, false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

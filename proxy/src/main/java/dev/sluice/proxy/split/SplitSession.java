@@ -307,11 +307,28 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
     }
 
+    /** The name the server's ER_UNKNOWN_STMT_HANDLER gives each command (its function's). */
+    private static String serverFunction(int code) {
+        return switch (code) {
+            case Commands.COM_STMT_FETCH -> "mysqld_stmt_fetch";
+            case Commands.COM_STMT_RESET -> "mysqld_stmt_reset";
+            default -> "mysqld_stmt_execute";
+        };
+    }
+
     private void statementCommand(int code, ByteBuf frame) {
         ProxyStatement statement = statements.lookup(frame);
-        if (statement == null) {
+        if (statement == null && code == Commands.COM_STMT_SEND_LONG_DATA) {
+            // It has no response, not even an error: the server drops it too.
             frame.release();
-            replyErr(1243, "HY000", "Unknown prepared statement handler given to " + Commands.name(code));
+            next();
+            return;
+        }
+        if (statement == null) {
+            String message = "Unknown prepared statement handler (" + SplitStatements.idOf(frame) + ") given to "
+                    + serverFunction(code);
+            frame.release();
+            replyErr(Replies.UNKNOWN_STATEMENT, "HY000", message);
             return;
         }
         if (code == Commands.COM_STMT_RESET
@@ -466,7 +483,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         currentBackend = connection.backend();
         phase = Phase.IN_FLIGHT;
         responseStarted = false;
-        connection.expect(command.code(), this);
+        connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
         connection.flush();
         if (Commands.expectsNoResponse(command.code())) {
@@ -493,7 +510,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     @Override
     public void onSessionState(List<SessionStateChange> changes) {
         TrackedChanges tracked = TrackedChanges.apply(changes, desired, readYourWrites,
-                current != null && current.route().effectsInText());
+                current != null && current.route().effectsInText(), current != null && current.route().scopedVariables());
         collationUnknown |= tracked.collationUnknown();
         gtidReported |= tracked.gtidReported();
         if (tracked.untracked() && current != null && current.route().pins().isEmpty()) {

@@ -33,11 +33,16 @@ final class SplitStatements {
 
     /** The statement a COM_STMT_* frame names, or null. */
     ProxyStatement lookup(ByteBuf frame) {
-        if (RawPacketDecoder.payloadLength(frame) < 5) {
+        long id = idOf(frame);
+        if (id < 0) {
             return null;
         }
-        long id = frame.getUnsignedIntLE(frame.readerIndex() + ID_OFFSET);
         return id == LAST_PREPARED ? lastPrepared : byId.get(id);
+    }
+
+    /** The statement id a COM_STMT_* frame names, as the client sent it (unsigned), or -1 if it has none. */
+    static long idOf(ByteBuf frame) {
+        return RawPacketDecoder.payloadLength(frame) < 5 ? -1 : frame.getUnsignedIntLE(frame.readerIndex() + ID_OFFSET);
     }
 
     /** The proxy id given to the prepare in flight, or -1. */

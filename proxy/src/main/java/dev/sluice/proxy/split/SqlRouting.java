@@ -135,13 +135,15 @@ final class SqlRouting {
         };
         // A SET or USE says in its text all it changes, which the server then reports; any other
         // statement (a CALL above all) may change what no report names, user variables say.
-        boolean effectsInText = c.kind() == StatementKind.SET || c.kind() == StatementKind.USE;
+        boolean effectsInText = c.kind() == StatementKind.SET || c.kind() == StatementKind.USE
+                || (c.setStatementFor() && c.noWrites());
         boolean changesRows = switch (c.kind()) {
             case INSERT, UPDATE, DELETE, REPLACE, LOAD -> true;
             default -> false;
         };
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
-                !c.readOnly() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
-                c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL);
+                !c.noWrites() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
+                c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
+                c.setStatementFor());
     }
 }

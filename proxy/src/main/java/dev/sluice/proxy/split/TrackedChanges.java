@@ -20,7 +20,7 @@ import java.util.List;
 record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported) {
 
     static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites,
-                                boolean effectsInText) {
+                                boolean effectsInText, boolean variablesScoped) {
         boolean explained = false;
         boolean stateChange = false;
         boolean charsetChanged = false;
@@ -33,7 +33,7 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                     if (name.equalsIgnoreCase("last_gtid")) {
                         readYourWrites.gtid(variable.value());
                         gtid = true;
-                    } else {
+                    } else if (!variablesScoped) {
                         charsetChanged |= name.equalsIgnoreCase("character_set_connection");
                         collationReported |= name.equalsIgnoreCase("collation_connection");
                         desired.set(name, variable.value());

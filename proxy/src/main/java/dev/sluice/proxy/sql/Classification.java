@@ -15,24 +15,32 @@ import java.util.Set;
  *     that is not a known side-effect-free built-in; a SHOW other than the diagnostics ones;
  *     DESCRIBE of a table or EXPLAIN [ANALYZE] of such a SELECT; START TRANSACTION READ ONLY.
  *     Never for multi-statements or for text with an unterminated string, identifier or comment
+ * @param noWrites true when {@code readOnly} is, and also when the only reason it is not is that the
+ *     statement reads what the session left on its connection (user variables, FOUND_ROWS(),
+ *     warnings, LAST_INSERT_ID()): nothing in it writes, so it may run on the replica
+ *     connection a read left those on
  * @param hint the routing hint written in a comment, independent of {@code readOnly}
  * @param sessionEffects why the statement ties the session to its backend connection
  * @param setAssignments the assignments of a SET statement, in order
  * @param useSchema the schema of a USE statement, unquoted; null for other statements
  * @param transactionEffect what the statement does to the transaction
  * @param consistentSnapshot START TRANSACTION ... WITH CONSISTENT SNAPSHOT
+ * @param setStatementFor MariaDB's SET STATEMENT var = value FOR statement: the variables are set for
+ *     that statement only, though the server reports them changed
  * @param statementCount the number of non-empty statements in the text
  * @param statements for MULTI, one classification per statement; empty otherwise
  */
 public record Classification(
         StatementKind kind,
         boolean readOnly,
+        boolean noWrites,
         RoutingHint hint,
         Set<SessionEffect> sessionEffects,
         List<SetAssignment> setAssignments,
         String useSchema,
         TransactionEffect transactionEffect,
         boolean consistentSnapshot,
+        boolean setStatementFor,
         int statementCount,
         List<Classification> statements) {
 
@@ -52,12 +60,12 @@ public record Classification(
     }
 
     Classification withHint(RoutingHint newHint) {
-        return newHint == hint ? this : new Classification(kind, readOnly, newHint, sessionEffects, setAssignments,
-                useSchema, transactionEffect, consistentSnapshot, statementCount, statements);
+        return newHint == hint ? this : new Classification(kind, readOnly, noWrites, newHint, sessionEffects, setAssignments,
+                useSchema, transactionEffect, consistentSnapshot, setStatementFor, statementCount, statements);
     }
 
-    Classification withReadOnlyAndEffects(boolean newReadOnly, Set<SessionEffect> newEffects) {
-        return new Classification(kind, newReadOnly, hint, newEffects, setAssignments, useSchema, transactionEffect,
-                consistentSnapshot, statementCount, statements);
+    Classification withReadOnlyAndEffects(boolean newReadOnly, boolean newNoWrites, Set<SessionEffect> newEffects) {
+        return new Classification(kind, newReadOnly, newNoWrites, hint, newEffects, setAssignments, useSchema, transactionEffect,
+                consistentSnapshot, setStatementFor, statementCount, statements);
     }
 }

@@ -102,7 +102,20 @@ public enum SessionEffect {
         UNKNOWN
     }
 
+    /** The effects whose role is {@link Role#READS}, as a mask of {@code 1L << ordinal()}. */
+    static final long READS_MASK = readsMask();
+
     private final Role role;
+
+    private static long readsMask() {
+        long mask = 0;
+        for (SessionEffect effect : values()) {
+            if (effect.role == Role.READS) {
+                mask |= 1L << effect.ordinal();
+            }
+        }
+        return mask;
+    }
 
     SessionEffect(Role role) {
         this.role = role;

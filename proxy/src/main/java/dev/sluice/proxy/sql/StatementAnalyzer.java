@@ -47,6 +47,8 @@ final class StatementAnalyzer {
     boolean snapshot;
     boolean chain;
     String useSchema;
+    /** It began with SET STATEMENT ... FOR. */
+    boolean setStatementFor;
     /** Tokens starting before this are exempt from the write-word check (SHOW CREATE PROCEDURE). */
     int exemptUntil;
 
@@ -71,6 +73,7 @@ final class StatementAnalyzer {
         snapshot = false;
         chain = false;
         useSchema = null;
+        setStatementFor = false;
         exemptUntil = -1;
     }
 
@@ -131,7 +134,12 @@ final class StatementAnalyzer {
 
     /** Whether the statement provably reads only, given that the text ended cleanly. */
     boolean readOnly() {
-        if (features.blockers() != 0 || features.effects() != 0) {
+        return features.effects() == 0 && noWrites();
+    }
+
+    /** Like {@link #readOnly()}, but reading what the session left on its connection is allowed. */
+    boolean noWrites() {
+        if (features.blockers() != 0 || (features.effects() & ~SessionEffect.READS_MASK) != 0) {
             return false;
         }
         return switch (kind) {
@@ -181,6 +189,7 @@ final class StatementAnalyzer {
         }
         if (k == Keyword.SET && s.is(1, Keyword.STATEMENT)) {
             phase = Phase.SET_STATEMENT;
+            setStatementFor = true;
             return ROLE_WRAPPER;
         }
         heads.decide(t, k);

@@ -56,6 +56,7 @@ public final class StatementClassifier {
             return first;
         }
         boolean readOnly = first.readOnly();
+        boolean noWrites = first.noWrites();
         Set<SessionEffect> effects = first.sessionEffects().isEmpty()
                 ? EnumSet.noneOf(SessionEffect.class) : EnumSet.copyOf(first.sessionEffects());
         alternative = true;
@@ -69,15 +70,16 @@ public final class StatementClassifier {
                 Classification other = run(sql, mode.noBackslashEscapes() ^ flipEscapes, mode.ansiQuotes(),
                         !versionedAsComment);
                 readOnly &= other.readOnly();
+                noWrites &= other.noWrites();
                 effects.addAll(other.sessionEffects());
             }
         } finally {
             alternative = false;
         }
-        if (readOnly == first.readOnly() && effects.equals(first.sessionEffects())) {
+        if (readOnly == first.readOnly() && noWrites == first.noWrites() && effects.equals(first.sessionEffects())) {
             return first;
         }
-        return first.withReadOnlyAndEffects(readOnly, effects);
+        return first.withReadOnlyAndEffects(readOnly, noWrites, effects);
     }
 
     /**
@@ -139,13 +141,14 @@ public final class StatementClassifier {
     private Classification build(RoutingHint hint, boolean incomplete) {
         StatementAnalyzer a = analyzer;
         boolean readOnly = (!incomplete || alternative) && a.readOnly();
+        boolean noWrites = (!incomplete || alternative) && a.noWrites();
         long effects = a.features.effects();
         List<SetAssignment> assignments = a.set.assignments();
-        if (effects == 0 && assignments.isEmpty() && a.useSchema == null) {
+        if (effects == 0 && assignments.isEmpty() && a.useSchema == null && !a.setStatementFor) {
             return shared(a.kind, readOnly, hint, a.transaction, a.snapshot, 1);
         }
-        return new Classification(a.kind, readOnly, hint, effectSet(effects), assignments, a.useSchema,
-                a.transaction, a.snapshot, 1, List.of());
+        return new Classification(a.kind, readOnly, noWrites, hint, effectSet(effects), assignments, a.useSchema,
+                a.transaction, a.snapshot, a.setStatementFor, 1, List.of());
     }
 
     private static Classification multi(List<Classification> parts, RoutingHint hint) {
@@ -155,7 +158,9 @@ public final class StatementClassifier {
         String schema = null;
         TransactionEffect transaction = TransactionEffect.NONE;
         boolean snapshot = false;
+        boolean setStatementFor = false;
         for (Classification part : parts) {
+            setStatementFor |= part.setStatementFor();
             withHint.add(part.withHint(hint));
             effects.addAll(part.sessionEffects());
             assignments.addAll(part.setAssignments());
@@ -163,8 +168,8 @@ public final class StatementClassifier {
             transaction = part.transactionEffect() != TransactionEffect.NONE ? part.transactionEffect() : transaction;
             snapshot |= part.consistentSnapshot();
         }
-        return new Classification(StatementKind.MULTI, false, hint, effects, assignments, schema, transaction,
-                snapshot, parts.size(), withHint);
+        return new Classification(StatementKind.MULTI, false, false, hint, effects, assignments, schema, transaction,
+                snapshot, setStatementFor, parts.size(), withHint);
     }
 
     private static Set<SessionEffect> effectSet(long mask) {
@@ -184,8 +189,8 @@ public final class StatementClassifier {
                 + transaction.ordinal()) * 2 + (snapshot ? 1 : 0);
         Classification c = SHARED[index];
         if (c == null) {
-            c = new Classification(kind, readOnly, hint, Set.of(), List.of(), null, transaction, snapshot, count,
-                    List.of());
+            c = new Classification(kind, readOnly, readOnly, hint, Set.of(), List.of(), null, transaction, snapshot, false,
+                    count, List.of());
             SHARED[index] = c;
         }
         return c;

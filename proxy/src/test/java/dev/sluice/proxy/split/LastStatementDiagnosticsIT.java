@@ -70,6 +70,13 @@ class LastStatementDiagnosticsIT {
     }
 
     @Test
+    void errorsAndWarningsOfAReadOnAReplica() throws SQLException {
+        assertSameAsDirect("SELECT 1 FROM DUAL WHERE", "SHOW ERRORS");
+        assertSameAsDirect("SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SHOW WARNINGS");
+        assertSameAsDirect("SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SELECT @@warning_count, @u");
+    }
+
+    @Test
     void rowCountOfAnUpdate() throws SQLException {
         assertSameAsDirect("UPDATE diagnostics SET v = v WHERE k <= 2", "SELECT ROW_COUNT()");
         assertSameAsDirect("DELETE FROM diagnostics WHERE k = 99", "SELECT ROW_COUNT()");
@@ -81,11 +88,15 @@ class LastStatementDiagnosticsIT {
         assertThat(proxied).as("%s, then %s", first, second).isEqualTo(direct);
     }
 
-    /** The rows of {@code second} run right after {@code first}, on a fresh session. */
+    /** The error of {@code first}, if any, and the rows of {@code second} run right after it, on a fresh session. */
     private static List<String> run(Connection connection, String first, String second) throws SQLException {
         try (Connection c = connection; Statement s = c.createStatement()) {
-            s.execute(first);
             List<String> rows = new ArrayList<>();
+            try {
+                s.execute(first);
+            } catch (SQLException e) {
+                rows.add("error " + e.getErrorCode());
+            }
             try (ResultSet rs = s.executeQuery(second)) {
                 int columns = rs.getMetaData().getColumnCount();
                 while (rs.next()) {

@@ -114,6 +114,29 @@ class SessionStateIT {
         });
     }
 
+    /** MariaDB reports SET STATEMENT's variables changed, but they hold for that one statement only. */
+    @Test
+    void setStatementForChangesNothingAfterIt() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    // Connector/J's executeQuery refuses a text that starts with SET.
+                    assertThat(s.execute("SET STATEMENT div_precision_increment = 10, max_statement_time = 5 FOR"
+                            + " SELECT 1/7, @@max_statement_time")).isTrue();
+                    try (ResultSet rs = s.getResultSet()) {
+                        assertThat(rs.next()).isTrue();
+                        out.add(rs.getString(1) + " " + rs.getString(2));
+                    }
+                    out.addAll(rows(s, "SELECT 1/7, @@div_precision_increment, @@max_statement_time"));
+                    s.execute("SET STATEMENT sql_mode = 'ANSI_QUOTES' FOR UPDATE kv SET v = v WHERE id = 1");
+                    out.addAll(rows(s, "SELECT @@sql_mode"));
+                }
+                return out;
+            }
+        });
+    }
+
     @Test
     void droppingTheCurrentSchemaThenCreatingAndUsingItAgain() throws SQLException {
         sameBothWays("", c -> {

@@ -48,6 +48,23 @@ class SessionEffectsTest {
         }
     }
 
+    /**
+     * A statement that only reads what the session left on its connection writes nothing: it may
+     * run on the replica connection that has it. Anything that could write may not.
+     */
+    @Test
+    void readingSessionStateIsNoWrite() {
+        for (String sql : new String[] {"SHOW WARNINGS", "SHOW ERRORS", "SHOW COUNT(*) WARNINGS", "SELECT @@warning_count",
+                "SELECT FOUND_ROWS()", "SELECT ROW_COUNT(), LAST_INSERT_ID()", "SELECT @u, @@error_count", "SELECT 1"}) {
+            assertThat(classifier.classify(sql).noWrites()).as(sql).isTrue();
+        }
+        for (String sql : new String[] {"SELECT @u := 1", "SELECT SQL_CALC_FOUND_ROWS a FROM t", "SELECT GET_LOCK('x', 1)",
+                "SELECT @v FROM t FOR UPDATE", "SELECT my_function(@v)", "INSERT INTO t VALUES (LAST_INSERT_ID())",
+                "SELECT @v INTO @w", "SELECT FOUND_ROWS(); DELETE FROM t", "SELECT @v, 'unterminated"}) {
+            assertThat(classifier.classify(sql).noWrites()).as(sql).isFalse();
+        }
+    }
+
     @Test
     void temporaryTables() {
         assertEffects("CREATE TEMPORARY TABLE t (a INT)", TEMPORARY_TABLE_CREATE);
