@@ -85,6 +85,15 @@ final class Binding {
         }
     }
 
+    /** Pins or unpins, for a reason a response starts or ends. */
+    void pinned(PinReason reason, boolean pin) {
+        if (pin) {
+            pin(reason);
+        } else {
+            pins.remove(reason);
+        }
+    }
+
     /** Before a statement: a connection kept only in case the next statement asked goes back. */
     void releaseUnlessAskedFor(RoutedStatement next, boolean preparedStatement) {
         if (connection != null && keepIfAsked && !next.readsLastConnection() && !preparedStatement && !inTransaction

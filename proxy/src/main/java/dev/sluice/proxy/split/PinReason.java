@@ -20,7 +20,12 @@ public enum PinReason {
     SEQUENCE,
     ROLE,
     UNREPLAYABLE_VARIABLE,
-    UNTRACKED_STATE;
+    UNTRACKED_STATE,
+    /**
+     * DROP DATABASE of the current schema left the connection with none, which no statement can
+     * give another connection (USE needs a name): the session stays until it selects one.
+     */
+    NO_SCHEMA;
 
     /** As shown in stats: lower case with underscores, e.g. temporary_table. */
     public String label() {

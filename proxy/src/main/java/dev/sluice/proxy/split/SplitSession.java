@@ -513,6 +513,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 current != null && current.route().effectsInText(), current != null && current.route().scopedVariables());
         collationUnknown |= tracked.collationUnknown();
         gtidReported |= tracked.gtidReported();
+        if (tracked.schemaReported() != null) {
+            binding.pinned(PinReason.NO_SCHEMA, tracked.schemaReported().isEmpty());
+        }
         if (tracked.untracked() && current != null && current.route().pins().isEmpty()) {
             // Correctness first: the session stays where that state is.
             binding.pin(PinReason.UNTRACKED_STATE);

@@ -16,8 +16,10 @@ import java.util.List;
  * @param collationUnknown  the character set changed without collation_connection being reported
  *                          (MariaDB does not report it for SET NAMES): it must be read back
  * @param gtidReported      last_gtid came with it
+ * @param schemaReported    the current schema changed: null if not, else the new one ("" for none,
+ *                          after DROP DATABASE of it)
  */
-record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported) {
+record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported, String schemaReported) {
 
     static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites,
                                 boolean effectsInText, boolean variablesScoped) {
@@ -26,6 +28,7 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
         boolean charsetChanged = false;
         boolean collationReported = false;
         boolean gtid = false;
+        String schemaReported = null;
         for (SessionStateChange change : changes) {
             switch (change) {
                 case SessionStateChange.SystemVariable variable -> {
@@ -42,6 +45,7 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                 }
                 case SessionStateChange.Schema schema -> {
                     desired.schema(schema.name());
+                    schemaReported = schema.name() == null ? "" : schema.name();
                     explained = true;
                 }
                 case SessionStateChange.StateChange ignored -> stateChange = true;
@@ -49,6 +53,7 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                 }
             }
         }
-        return new TrackedChanges(stateChange && !(explained && effectsInText), charsetChanged && !collationReported, gtid);
+        return new TrackedChanges(stateChange && !(explained && effectsInText), charsetChanged && !collationReported, gtid,
+                schemaReported);
     }
 }

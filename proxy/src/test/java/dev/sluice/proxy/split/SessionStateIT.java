@@ -114,6 +114,29 @@ class SessionStateIT {
         });
     }
 
+    /** After DROP DATABASE of the current schema, DATABASE() is NULL until the next USE. */
+    @Test
+    void droppingTheCurrentSchemaLeavesNone() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                List<Object> out = new ArrayList<>();
+                for (int round = 0; round < 2; round++) {
+                    s.execute("CREATE SCHEMA IF NOT EXISTS dropped_here");
+                    s.execute("USE dropped_here");
+                    s.execute("DROP SCHEMA dropped_here");
+                    for (int i = 0; i < 4; i++) {
+                        out.addAll(rows(s, "SELECT DATABASE(), " + i));
+                    }
+                    s.execute("USE sluice_test");
+                    for (int i = 0; i < 4; i++) {
+                        out.addAll(rows(s, "SELECT DATABASE(), v FROM kv WHERE id = 1"));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
     /** MariaDB reports SET STATEMENT's variables changed, but they hold for that one statement only. */
     @Test
     void setStatementForChangesNothingAfterIt() throws SQLException {
