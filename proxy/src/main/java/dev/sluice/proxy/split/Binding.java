@@ -124,9 +124,13 @@ final class Binding {
         }
         keepForNext = prepared;
         keepIfAsked = response.warnings() > 0 || response.isError() || response.lastInsertId() > 0 || route.keepForNext();
+        // Even after an error: a multi-statement or a procedure may have got partway first.
+        route.pins().forEach(this::pin);
         if (!response.isError()) {
-            route.pins().forEach(this::pin);
             pins.removeAll(route.releases());
+        } else if (route.callsProcedure()) {
+            // A procedure's error comes without the session-state report of what it did before.
+            pin(PinReason.UNTRACKED_STATE);
         }
         if (response.cursorExists()) {
             pin(PinReason.OPEN_CURSOR);

@@ -429,6 +429,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             desired.adoptLoginValues(connection.loginValues());
             stateInitialised = true;
         }
+        if (command.code() == Commands.COM_RESET_CONNECTION) {
+            // Nothing is replayed first: a SET autocommit = 1 there would commit the transaction the
+            // reset is to roll back.
+            send(command, connection);
+            return;
+        }
         ConnectionSetup.Outcome outcome = new ConnectionSetup.Outcome() {
             @Override
             public void ready() {

@@ -37,6 +37,8 @@ class CallStateIT {
             s.execute("CREATE OR REPLACE PROCEDURE sluice_test.set_tenant(IN t VARCHAR(20))"
                     + " BEGIN SET @tenant = t; SET SESSION time_zone = '+03:00'; END");
             s.execute("CREATE OR REPLACE PROCEDURE sluice_test.only_tenant(IN t VARCHAR(20)) BEGIN SET @tenant = t; END");
+            s.execute("CREATE OR REPLACE PROCEDURE sluice_test.tenant_then_fail(IN t VARCHAR(20))"
+                    + " BEGIN SET @tenant = t; SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'after the tenant'; END");
             s.execute("CREATE TABLE IF NOT EXISTS sluice_test.call_rows (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
         }
         BackendConfig primary = ProxyFixture.backend(cluster.primary());
@@ -70,6 +72,31 @@ class CallStateIT {
             try (Connection b = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = b.createStatement()) {
                 assertThat(one(s, "SELECT @tenant")).as("%s: the next session on that connection", call).isNull();
                 assertThat(one(s, "SELECT @@session.time_zone")).isNotEqualTo("+03:00");
+            }
+        }
+    }
+
+    /** A procedure that fails after setting @tenant, alone or in a multi-statement, still set it. */
+    @Test
+    void aFailingProcedureOrMultiStatementLeavesNothingForTheNextSession() throws SQLException {
+        for (String call : List.of("CALL tenant_then_fail('acme')", "SELECT @tenant := 'acme'; SELECT * FROM no_such_table")) {
+            try (Connection a = ProxyFixture.connect(proxy, "sluice_test", "allowMultiQueries=true");
+                 Statement s = a.createStatement()) {
+                try {
+                    s.execute(call);
+                    while (s.getMoreResults() || s.getUpdateCount() != -1) {
+                        // drains the results before the error
+                    }
+                } catch (SQLException expected) {
+                    // the error is the point: what ran before it stays
+                }
+                assertThat(one(s, "SELECT @tenant")).as("%s: the session keeps what it set", call).isEqualTo("acme");
+                long id = a.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getId();
+                assertThat(proxy.runtime().session(id).orElseThrow().pins())
+                        .as("%s: the connection that has @tenant stays with the session", call).isNotEmpty();
+            }
+            try (Connection b = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = b.createStatement()) {
+                assertThat(one(s, "SELECT @tenant")).as("%s: the next session on that connection", call).isNull();
             }
         }
     }

@@ -362,6 +362,23 @@ class SessionStateIT {
         }
     }
 
+    /** COM_RESET_CONNECTION rolls back what autocommit = 0 left open; nothing may commit it first. */
+    @Test
+    void resetConnectionRollsBackAnOpenTransaction() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("DELETE FROM kv WHERE id = 77");
+                c.setAutoCommit(false);
+                s.execute("INSERT INTO kv VALUES (77, 'rolled back')");
+                c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).resetServerState();
+                List<Object> out = new ArrayList<>(rows(s, "SELECT @@autocommit, @@in_transaction"));
+                c.setAutoCommit(true);
+                out.addAll(rows(s, "/* sluice:primary */ SELECT COUNT(*) FROM kv WHERE id = 77"));
+                return out;
+            }
+        });
+    }
+
     @Test
     void resetConnectionAndChangeUserClearState() throws SQLException {
         try (Connection c = viaProxy(""); Statement s = c.createStatement()) {
