@@ -107,6 +107,7 @@ final class ConnectionSetup {
                 outcome.failed(response.errorCode(), response.sqlState(), "Sluice could not replay the session's"
                         + " variables on " + connection.backend().name() + ": " + response.errorMessage());
             } else {
+                connection.state().variablesSetTo(desired);
                 prepare();
             }
         });

@@ -67,6 +67,17 @@ public final class SessionVariables {
         variables.putAll(loginValues.variables);
     }
 
+    /**
+     * The statement of {@link #variablesStatementFrom} ran: this connection's variables are now
+     * {@code desired}'s. Taken from the statement, not from the server's report of it: the server
+     * reports a variable only when its value changed, so one it already had (under another
+     * name, say a collation alias) would stay wrong here, and be set again before every statement.
+     */
+    public void variablesSetTo(SessionVariables desired) {
+        variables.clear();
+        variables.putAll(desired.variables);
+    }
+
     /** Back to the server's defaults (COM_RESET_CONNECTION, COM_CHANGE_USER). */
     public void reset(String newSchema) {
         variables.clear();

@@ -82,15 +82,41 @@ class LastStatementDiagnosticsIT {
         assertSameAsDirect("DELETE FROM diagnostics WHERE k = 99", "SELECT ROW_COUNT()");
     }
 
+    /**
+     * SET NAMES sets a collation the connection may already have, which the server then does not
+     * report: the variables replayed before the next statement must not be replayed again before
+     * the one after it, where they would reset ROW_COUNT().
+     */
+    @Test
+    void rowCountAfterSetNamesOnAPinnedSession() throws SQLException {
+        for (String names : List.of("SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET NAMES utf8mb4",
+                "SET collation_connection = 'utf8mb4_general_ci'")) {
+            List<String> before = List.of(names, "SELECT GET_LOCK('diagnostics', 1)");
+            assertSameAsDirect(before, "REPLACE INTO diagnostics VALUES (2, 'b')", "SELECT ROW_COUNT()");
+            assertSameAsDirect(before, "UPDATE diagnostics SET v = 'b' WHERE k <= 3", "SELECT ROW_COUNT()");
+        }
+    }
+
     private static void assertSameAsDirect(String first, String second) throws SQLException {
-        List<String> direct = run(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")), first, second);
-        List<String> proxied = run(ProxyFixture.connect(proxy, "sluice_test", ""), first, second);
+        assertSameAsDirect(List.of(), first, second);
+    }
+
+    private static void assertSameAsDirect(List<String> before, String first, String second) throws SQLException {
+        List<String> direct = run(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")), before, first, second);
+        List<String> proxied = run(ProxyFixture.connect(proxy, "sluice_test", ""), before, first, second);
         assertThat(proxied).as("%s, then %s", first, second).isEqualTo(direct);
     }
 
-    /** The error of {@code first}, if any, and the rows of {@code second} run right after it, on a fresh session. */
-    private static List<String> run(Connection connection, String first, String second) throws SQLException {
+    /**
+     * On a fresh session, after {@code before}: the error of {@code first}, if any, and the rows of
+     * {@code second} run right after it.
+     */
+    private static List<String> run(Connection connection, List<String> before, String first, String second)
+            throws SQLException {
         try (Connection c = connection; Statement s = c.createStatement()) {
+            for (String statement : before) {
+                s.execute(statement);
+            }
             List<String> rows = new ArrayList<>();
             try {
                 s.execute(first);
