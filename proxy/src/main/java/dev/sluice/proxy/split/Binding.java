@@ -85,6 +85,11 @@ final class Binding {
         }
     }
 
+    /** The transaction was ended by the proxy's own COMMIT. */
+    void transactionEnded() {
+        inTransaction = false;
+    }
+
     /** Pins or unpins, for a reason a response starts or ends. */
     void pinned(PinReason reason, boolean pin) {
         if (pin) {

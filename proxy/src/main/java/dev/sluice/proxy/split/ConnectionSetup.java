@@ -48,11 +48,18 @@ final class ConnectionSetup {
         this.outcome = outcome;
     }
 
+    /**
+     * @param asLeft the connection is as the session's previous statement left it, and the statement
+     *               reads what that one left (warnings, FOUND_ROWS()): any statement run first would
+     *               reset it, so only a prepare is done, where one is needed
+     */
     static void run(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
-                    ProxyStatement statement, String alsoSet, Outcome outcome) {
+                    ProxyStatement statement, String alsoSet, boolean asLeft, Outcome outcome) {
         connection.statements().flushCloses();
         ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);
-        if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
+        if (asLeft) {
+            setup.prepare();
+        } else if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
             setup.waitForOwnWrites();
         } else {
             setup.selectSchema();

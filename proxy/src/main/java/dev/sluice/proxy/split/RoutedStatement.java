@@ -22,16 +22,17 @@ import java.util.Set;
  * @param callsProcedure a CALL: its writes' GTIDs may not be reported in the OK after it
  * @param scopedVariables SET STATEMENT ... FOR: the variables the server reports changed are back
  *                      as they were after it
+ * @param commitsFirst  it commits the open transaction before it runs (DDL, LOCK TABLES, BEGIN...)
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
                               boolean readsLastInsertId, boolean callsProcedure,
-                              boolean scopedVariables) {
+                              boolean scopedVariables, boolean commitsFirst) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false);
+            true, false, false, false, false, false, false, false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

@@ -79,6 +79,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private Backend currentBackend;
     private final ReadYourWrites readYourWrites;
     private final LastInsertId lastInsertId = new LastInsertId();
+    /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
+    private long previousStatementHold = -1;
     private final byte[] seed;
     private final boolean secure;
     private ChangeUser changingUser;
@@ -367,6 +369,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                         "Cannot execute statement in a READ ONLY transaction");
                 return;
             }
+            if (binding.inTransaction() && command.route().commitsFirst() && !binding.pinned()) {
+                leaveReplicaTransaction(command, avoid);
+                return;
+            }
         }
         if (binding.connection() != null) {
             onConnection(command, binding.connection(), binding.pool());
@@ -382,6 +388,23 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             return;
         }
         acquire(command, backend, new HashSet<>(avoid));
+    }
+
+    /**
+     * A statement that commits the open transaction first (LOCK TABLES, DDL, BEGIN) comes in a READ
+     * ONLY transaction on a replica: that transaction is committed there, as the statement would
+     * commit it, and the statement goes where it can run.
+     */
+    private void leaveReplicaTransaction(Command command, Set<Backend> avoid) {
+        binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
+            if (phase == Phase.ENDED || routing != command) {
+                command.frame().release();
+                return;
+            }
+            binding.transactionEnded();
+            binding.releaseIfFree();
+            route(command, avoid);
+        });
     }
 
     private void acquire(Command command, Backend backend, Set<Backend> tried) {
@@ -456,7 +479,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             }
         };
         String restoreLastInsertId = lastInsertId.restoreBefore(command.route(), binding.holdCount());
-        ConnectionSetup.run(connection, desired, readYourWrites, command.statement(), restoreLastInsertId, outcome);
+        boolean asLeft = command.route().readsLastConnection() && binding.holdCount() == previousStatementHold;
+        ConnectionSetup.run(connection, desired, readYourWrites, command.statement(), restoreLastInsertId, asLeft,
+                outcome);
     }
 
     private void send(Command command, BackendConnection connection) {
@@ -487,6 +512,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         routing = null;
         current = command;
         currentBackend = connection.backend();
+        previousStatementHold = binding.holdCount();
         phase = Phase.IN_FLIGHT;
         responseStarted = false;
         connection.expect(command.code(), this, command.route().scopedVariables());

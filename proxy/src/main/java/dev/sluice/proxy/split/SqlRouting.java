@@ -141,9 +141,14 @@ final class SqlRouting {
             case INSERT, UPDATE, DELETE, REPLACE, LOAD -> true;
             default -> false;
         };
+        boolean commitsFirst = switch (c.kind()) {
+            case DDL, ACCOUNT, LOCK_TABLES, BEGIN, ADMIN, FLUSH -> !c.has(SessionEffect.TEMPORARY_TABLE_CREATE)
+                    && !c.has(SessionEffect.TEMPORARY_TABLE_DROP);
+            default -> false;
+        };
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
                 !c.noWrites() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
-                c.setStatementFor());
+                c.setStatementFor(), commitsFirst);
     }
 }

@@ -76,6 +76,17 @@ class LastStatementDiagnosticsIT {
         assertSameAsDirect("SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SELECT @@warning_count, @u");
     }
 
+    /**
+     * A session that wrote makes a replica wait for that write before its next read there; the
+     * wait must come before the read, never between the read and what asks about it.
+     */
+    @Test
+    void warningsOfAReadAfterAWrite() throws SQLException {
+        List<String> wrote = List.of("UPDATE diagnostics SET v = v WHERE k = 1");
+        assertSameAsDirect(wrote, "SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SHOW WARNINGS");
+        assertSameAsDirect(wrote, "SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SELECT @@warning_count");
+    }
+
     @Test
     void rowCountOfAnUpdate() throws SQLException {
         assertSameAsDirect("UPDATE diagnostics SET v = v WHERE k <= 2", "SELECT ROW_COUNT()");

@@ -91,6 +91,24 @@ class WritesOffReplicasIT {
         assertThat(proxied).isEqualTo(direct);
     }
 
+    /** LOCK TABLES commits the READ ONLY transaction first, then locks on the primary. */
+    @Test
+    void lockTablesInAReadOnlyTransactionLocksOnThePrimary() throws SQLException {
+        try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+            s.execute("START TRANSACTION READ ONLY");
+            s.executeQuery("SELECT COUNT(*) FROM off_replicas").close();
+            s.execute("LOCK TABLES off_replicas WRITE");
+            assertThat(s.executeUpdate("INSERT INTO off_replicas (v) VALUES (-2)")).isEqualTo(1);
+            try (ResultSet rs = s.executeQuery("SELECT @@in_transaction, @@port")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("the read only transaction was committed").isZero();
+                assertThat(rs.getInt(2)).isEqualTo(cluster.primary().port());
+            }
+            s.execute("UNLOCK TABLES");
+            s.execute("DELETE FROM off_replicas WHERE v = -2");
+        }
+    }
+
     /** The error of an INSERT in START TRANSACTION READ ONLY; the transaction then commits. */
     private static int readOnlyTransactionWriteError(Connection connection) throws SQLException {
         try (Connection c = connection; Statement s = c.createStatement()) {
