@@ -51,14 +51,15 @@ final class ConnectionSetup {
     /**
      * @param asLeft the connection is as the session's previous statement left it, and the statement
      *               reads what that one left (warnings, FOUND_ROWS()): any statement run first would
-     *               reset it, so only a prepare is done, where one is needed
+     *               reset it, so only {@code alsoSet} (which the statement reads too) and a prepare
+     *               are done, where needed
      */
     static void run(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
                     ProxyStatement statement, String alsoSet, boolean asLeft, Outcome outcome) {
         connection.statements().flushCloses();
         ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);
         if (asLeft) {
-            setup.prepare();
+            setup.replayVariables(false);
         } else if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
             setup.waitForOwnWrites();
         } else {
@@ -82,7 +83,7 @@ final class ConnectionSetup {
     private void selectSchema() {
         String schema = desired.schema();
         if (schema == null || schema.equals(connection.state().schema())) {
-            replayVariables();
+            replayVariables(true);
             return;
         }
         connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), schema), Commands.COM_INIT_DB, response -> {
@@ -96,12 +97,12 @@ final class ConnectionSetup {
                 // Gone on the primary too (dropped by another session): the session has none now.
                 desired.schema(null);
             }
-            replayVariables();
+            replayVariables(true);
         });
     }
 
-    private void replayVariables() {
-        String set = desired.variablesStatementFrom(connection.state());
+    private void replayVariables(boolean sessionVariables) {
+        String set = sessionVariables ? desired.variablesStatementFrom(connection.state()) : null;
         if (alsoSet != null) {
             set = set == null ? "SET SESSION " + alsoSet : set + ", " + alsoSet;
         }
@@ -114,7 +115,9 @@ final class ConnectionSetup {
                 outcome.failed(response.errorCode(), response.sqlState(), "Sluice could not replay the session's"
                         + " variables on " + connection.backend().name() + ": " + response.errorMessage());
             } else {
-                connection.state().variablesSetTo(desired);
+                if (sessionVariables) {
+                    connection.state().variablesSetTo(desired);
+                }
                 prepare();
             }
         });

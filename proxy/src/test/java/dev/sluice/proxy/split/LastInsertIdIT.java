@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.BackendConfig;
 import dev.sluice.config.RoutingConfig;
@@ -61,6 +62,13 @@ class LastInsertIdIT {
             long theirs = one(sb, "SELECT LAST_INSERT_ID()");
             assertThat(theirs).isGreaterThan(mine);
             assertThat(one(sa, "SELECT LAST_INSERT_ID()")).as("a's value, after b's insert on the connection").isEqualTo(mine);
+            sb.executeUpdate("INSERT INTO insert_ids (v) VALUES (2)");
+            theirs = one(sb, "SELECT LAST_INSERT_ID()");
+            // A failed statement is kept for the next one to ask about: LAST_INSERT_ID() is still a's.
+            assertThatThrownBy(() -> sa.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (" + mine + ", 9)"))
+                    .isInstanceOf(java.sql.SQLIntegrityConstraintViolationException.class);
+            assertThat(one(sa, "SELECT LAST_INSERT_ID()")).as("a's value, after its failed insert").isEqualTo(mine);
+            assertThat(one(sb, "SELECT LAST_INSERT_ID()")).isEqualTo(theirs);
             assertThat(one(sb, "SELECT LAST_INSERT_ID()")).isEqualTo(theirs);
             try (Connection fresh = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = fresh.createStatement()) {
                 assertThat(one(s, "SELECT LAST_INSERT_ID()")).as("a new session has inserted nothing").isZero();
