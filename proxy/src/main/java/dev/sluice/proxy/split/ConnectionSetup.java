@@ -6,6 +6,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.OwnCommands;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Makes a backend connection fit for a session's next statement, in as few round trips as the
@@ -137,6 +138,25 @@ final class ConnectionSetup {
                         outcome.ready();
                     }
                 });
+    }
+
+    /**
+     * The first {@code count} columns of a text-protocol row, null for NULL. The row may be a view
+     * of a larger buffer, so it is not read to its end.
+     */
+    static List<String> columns(ByteBuf row, int count) {
+        ByteBuf copy = row.duplicate();
+        List<String> values = new java.util.ArrayList<>(count);
+        while (values.size() < count) {
+            long length = Wire.readIntLenenc(copy);
+            if (length < 0) {
+                values.add(null);
+            } else {
+                values.add(copy.toString(copy.readerIndex(), (int) length, StandardCharsets.UTF_8));
+                copy.skipBytes((int) length);
+            }
+        }
+        return values;
     }
 
     /** The first column of a text-protocol row, or null for NULL. */

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,19 +24,22 @@ import java.util.Set;
  * @param scopedVariables SET STATEMENT ... FOR: the variables the server reports changed are back
  *                      as they were after it
  * @param commitsFirst  it commits the open transaction before it runs (DDL, LOCK TABLES, BEGIN...)
+ * @param sessionVariablesSet the session system variables a SET assigns (lower case), to read back
+ *                      those the server does not report
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
                               boolean readsLastInsertId, boolean callsProcedure,
-                              boolean scopedVariables, boolean commitsFirst) {
+                              boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false, false);
+            true, false, false, false, false, false, false, false, List.of());
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);
         releases = releases.isEmpty() ? Set.of() : EnumSet.copyOf(releases);
+        sessionVariablesSet = List.copyOf(sessionVariablesSet);
     }
 }

@@ -52,6 +52,11 @@ public final class SessionVariables {
         return variables.get(name.toLowerCase(Locale.ROOT));
     }
 
+    /** Whether a variable of this name is session state the proxy replays. */
+    public static boolean replayable(String name) {
+        return !NOT_REPLAYABLE.contains(name.toLowerCase(Locale.ROOT));
+    }
+
     /** Records a tracked change; returns false for variables that are not session state. */
     public boolean set(String name, String value) {
         String key = name.toLowerCase(Locale.ROOT);

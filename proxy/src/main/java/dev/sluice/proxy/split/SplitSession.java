@@ -91,6 +91,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
      * tracking does not report: it is read back after such a statement.
      */
     private boolean collationUnknown;
+    /** The system variables the response in flight reported, lower case. */
+    private final Set<String> reportedVariables = new HashSet<>();
     /** The last OK reported the session's last_gtid (read back otherwise, in gtid mode). */
     private boolean gtidReported;
 
@@ -515,6 +517,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         previousStatementHold = binding.holdCount();
         phase = Phase.IN_FLIGHT;
         responseStarted = false;
+        reportedVariables.clear();
         connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
         connection.flush();
@@ -545,6 +548,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 current != null && current.route().effectsInText(), current != null && current.route().scopedVariables());
         collationUnknown |= tracked.collationUnknown();
         gtidReported |= tracked.gtidReported();
+        for (SessionStateChange change : changes) {
+            if (change instanceof SessionStateChange.SystemVariable variable) {
+                reportedVariables.add(variable.name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
         if (tracked.schemaReported() != null) {
             binding.pinned(PinReason.NO_SCHEMA, tracked.schemaReported().isEmpty());
         }
@@ -562,9 +570,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 command == Commands.COM_STMT_PREPARE ? response.withStatementId(statements.pendingId()) : response,
                 latencyNanos);
         BackendConnection bound = binding.connection();
-        if (collationUnknown && bound != null) {
-            collationUnknown = false;
-            readBackCollation(response);
+        List<String> unreported = unreportedVariables(response);
+        if (!unreported.isEmpty() && bound != null) {
+            readBack(unreported, response);
             return;
         }
         boolean reported = gtidReported;
@@ -591,13 +599,43 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         });
     }
 
-    private void readBackCollation(Response response) {
+    /**
+     * What the statement set that the server did not report: collation_connection after SET NAMES,
+     * and variables the session tracker leaves out (sql_safe_updates, foreign_key_checks and the
+     * other option flags of MariaDB).
+     */
+    private List<String> unreportedVariables(Response response) {
+        List<String> names = new java.util.ArrayList<>();
+        if (collationUnknown) {
+            names.add("collation_connection");
+            collationUnknown = false;
+        }
+        if (current != null && !response.isError()) {
+            for (String name : current.route().sessionVariablesSet()) {
+                if (!reportedVariables.contains(name) && !names.contains(name)) {
+                    names.add(name);
+                }
+            }
+        }
+        reportedVariables.clear();
+        return names;
+    }
+
+    private void readBack(List<String> names, Response response) {
         BackendConnection connection = binding.connection();
-        String[] collation = new String[1];
-        connection.sendOwnQuery("SELECT @@collation_connection", row -> collation[0] = ConnectionSetup.firstColumn(row), done -> {
-            if (collation[0] != null) {
-                desired.set("collation_connection", collation[0]);
-                connection.state().set("collation_connection", collation[0]);
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < names.size(); i++) {
+            select.append(i == 0 ? "" : ", ").append("@@session.").append(names.get(i));
+        }
+        List<String> values = new java.util.ArrayList<>();
+        connection.sendOwnQuery(select.toString(), row -> values.addAll(ConnectionSetup.columns(row, names.size())), done -> {
+            if (!done.isError() && values.size() == names.size()) {
+                for (int i = 0; i < names.size(); i++) {
+                    if (values.get(i) != null) {
+                        desired.set(names.get(i), values.get(i));
+                        connection.state().set(names.get(i), values.get(i));
+                    }
+                }
             }
             finish(response);
         });

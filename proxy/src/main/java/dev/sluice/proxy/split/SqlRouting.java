@@ -8,6 +8,8 @@ import dev.sluice.proxy.sql.Classification;
 import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.sql.RoutingHint;
 import dev.sluice.proxy.sql.SessionEffect;
+import dev.sluice.proxy.sql.SetAssignment;
+import dev.sluice.proxy.sql.SetScope;
 import dev.sluice.proxy.sql.StatementClassifier;
 import dev.sluice.proxy.sql.StatementKind;
 import dev.sluice.proxy.sql.TransactionEffect;
@@ -87,6 +89,24 @@ final class SqlRouting {
         return null;
     }
 
+    /** The special forms (SET NAMES, SET TRANSACTION...) name no variable; user variables are not the server's. */
+    private static final Set<String> NOT_VARIABLES = Set.of("names", "character set", "charset", "transaction", "role");
+
+    private static List<String> sessionVariablesSet(Classification c) {
+        if (c.setAssignments().isEmpty()) {
+            return List.of();
+        }
+        List<String> names = new java.util.ArrayList<>();
+        for (SetAssignment assignment : c.setAssignments()) {
+            String name = assignment.name().toLowerCase(java.util.Locale.ROOT);
+            if (assignment.scope() == SetScope.SESSION && !NOT_VARIABLES.contains(name)
+                    && SessionVariables.replayable(name) && !names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
     static RoutedStatement route(Classification c) {
         return route(c, null);
     }
@@ -149,6 +169,6 @@ final class SqlRouting {
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
                 !c.noWrites() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
-                c.setStatementFor(), commitsFirst);
+                c.setStatementFor(), commitsFirst, sessionVariablesSet(c));
     }
 }

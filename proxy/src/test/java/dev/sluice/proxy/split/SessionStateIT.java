@@ -114,6 +114,30 @@ class SessionStateIT {
         });
     }
 
+    /** MariaDB's session tracker does not report its option flags; they must follow the session anyway. */
+    @Test
+    void optionFlagsFollowTheSession() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SESSION sql_safe_updates = 1");
+                s.execute("SET foreign_key_checks = 0, sql_notes = 0");
+                List<Object> out = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    out.addAll(rows(s, "SELECT @@sql_safe_updates, @@foreign_key_checks, @@sql_notes"));
+                }
+                try {
+                    s.executeUpdate("UPDATE kv SET v = v");
+                    out.add("updated");
+                } catch (SQLException e) {
+                    out.add("error " + e.getErrorCode());
+                }
+                s.execute("SET SESSION sql_safe_updates = DEFAULT, foreign_key_checks = 1");
+                out.addAll(rows(s, "SELECT @@sql_safe_updates, @@foreign_key_checks, @@sql_notes"));
+                return out;
+            }
+        });
+    }
+
     /** After DROP DATABASE of the current schema, DATABASE() is NULL until the next USE. */
     @Test
     void droppingTheCurrentSchemaLeavesNone() throws SQLException {
