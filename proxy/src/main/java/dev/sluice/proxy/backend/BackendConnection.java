@@ -512,12 +512,14 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     /**
      * Split mode, right after login: asks the server to report every session variable, schema and
      * state change in OK packets, and records the values the login left the character set
-     * variables at (assigning them to themselves makes the server report them).
+     * variables at (assigning them to themselves makes the server report them). Not
+     * character_set_connection: assigning it, even to itself, resets collation_connection to the
+     * character set's default (utf8mb4_general_ci where the handshake asked for
+     * utf8mb4_0900_ai_ci); assigning collation_connection sets it too.
      */
     void startTracking(Consumer<Response> onReady, Consumer<Response> onError) {
         String sql = "SET SESSION session_track_system_variables = '*', session_track_schema = ON,"
                 + " session_track_state_change = ON, character_set_client = @@character_set_client,"
-                + " character_set_connection = @@character_set_connection,"
                 + " character_set_results = @@character_set_results, collation_connection = @@collation_connection";
         sendOwn(OwnCommands.query(channel.alloc(), sql), Commands.COM_QUERY, response -> {
             if (response.isError()) {
