@@ -39,12 +39,8 @@ public final class ProxyIds {
     /**
      * A COM_QUERY or COM_STMT_PREPARE frame whose CONNECTION_ID() calls give {@code id}: the same
      * frame when there are none, else a new one with the same sequence id (the old one released).
+     * {@code words} is what {@link #words} found in the frame (the caller's one pass over it).
      */
-    public static ByteBuf withConnectionId(ByteBuf frame, long id, Charset charset, SqlMode mode) {
-        return withConnectionId(frame, words(frame), id, charset, mode);
-    }
-
-    /** As above, with what {@link #words} found in the frame (the caller's one pass over it). */
     public static ByteBuf withConnectionId(ByteBuf frame, int words, long id, Charset charset, SqlMode mode) {
         if ((words & CONNECTION_ID_WORD) == 0) {
             return frame;
@@ -63,14 +59,10 @@ public final class ProxyIds {
         return out;
     }
 
-    /** The KILL of a thread that a COM_QUERY frame holds, or null (see {@link KillStatement#find}). */
-    public static KillStatement kill(ByteBuf frame, Charset charset, SqlMode mode) {
-        return kill(frame, words(frame), charset, mode);
-    }
-
     /**
-     * As above, with what {@link #words} found (in this frame, or in the one it was rewritten from:
-     * the CONNECTION_ID() rewrite adds no KILL).
+     * The KILL of a thread that a COM_QUERY frame holds, or null (see {@link KillStatement#find}).
+     * {@code words} is what {@link #words} found (in this frame, or in the one it was rewritten
+     * from: the CONNECTION_ID() rewrite adds no KILL).
      */
     public static KillStatement kill(ByteBuf frame, int words, Charset charset, SqlMode mode) {
         if ((words & KILL_WORD) == 0) {

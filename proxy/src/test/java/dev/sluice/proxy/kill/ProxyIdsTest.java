@@ -23,7 +23,7 @@ class ProxyIdsTest {
     void aStatementWithoutTheFunctionIsTheSameFrame() {
         ByteBuf frame = frame(0, Commands.COM_QUERY, "SELECT connection_ids FROM t WHERE 'CONNECTION_ID()' <> ''");
         try {
-            assertThat(ProxyIds.withConnectionId(frame, 42, StandardCharsets.UTF_8, SqlMode.DEFAULT)).isSameAs(frame);
+            assertThat(ProxyIds.withConnectionId(frame, ProxyIds.words(frame), 42, StandardCharsets.UTF_8, SqlMode.DEFAULT)).isSameAs(frame);
             assertThat(frame.refCnt()).isEqualTo(1);
         } finally {
             frame.release();
@@ -33,7 +33,7 @@ class ProxyIdsTest {
     @Test
     void aRewrittenStatementIsANewFrameWithTheSameCommandAndSequenceId() {
         ByteBuf frame = frame(3, Commands.COM_STMT_PREPARE, "SELECT Connection_Id()");
-        ByteBuf rewritten = ProxyIds.withConnectionId(frame, 42, StandardCharsets.UTF_8, SqlMode.DEFAULT);
+        ByteBuf rewritten = ProxyIds.withConnectionId(frame, ProxyIds.words(frame), 42, StandardCharsets.UTF_8, SqlMode.DEFAULT);
         try {
             assertThat(frame.refCnt()).isZero();
             String sql = "SELECT CAST(42 AS UNSIGNED) AS `Connection_Id()`";
@@ -52,9 +52,9 @@ class ProxyIdsTest {
         ByteBuf kill = frame(0, Commands.COM_QUERY, "/* cancel */ KILL QUERY 17");
         ByteBuf other = frame(0, Commands.COM_QUERY, "SELECT 17");
         try {
-            assertThat(ProxyIds.kill(kill, StandardCharsets.UTF_8, SqlMode.DEFAULT))
+            assertThat(ProxyIds.kill(kill, ProxyIds.words(kill), StandardCharsets.UTF_8, SqlMode.DEFAULT))
                     .isEqualTo(new KillStatement(KillStatement.Form.THREAD, "", true, 17));
-            assertThat(ProxyIds.kill(other, StandardCharsets.UTF_8, SqlMode.DEFAULT)).isNull();
+            assertThat(ProxyIds.kill(other, ProxyIds.words(other), StandardCharsets.UTF_8, SqlMode.DEFAULT)).isNull();
         } finally {
             kill.release();
             other.release();
