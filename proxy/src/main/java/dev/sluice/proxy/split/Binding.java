@@ -105,7 +105,7 @@ final class Binding {
                 && pins.isEmpty() && !keepForNext) {
             give(false);
         }
-        keepIfAsked = false;
+        keepIfAsked = keepIfAsked && connection != null && next.keepsDiagnostics();
     }
 
     /**
@@ -128,7 +128,8 @@ final class Binding {
             inTransaction = response.inTransaction();
         }
         keepForNext = prepared;
-        keepIfAsked = response.warnings() > 0 || response.isError() || response.lastInsertId() > 0 || route.keepForNext();
+        keepIfAsked = keepIfAsked || response.warnings() > 0 || response.isError() || response.lastInsertId() > 0
+                || route.keepForNext();
         // Even after an error: a multi-statement or a procedure may have got partway first.
         route.pins().forEach(this::pin);
         if (!response.isError()) {

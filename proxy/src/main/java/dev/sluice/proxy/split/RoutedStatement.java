@@ -26,16 +26,19 @@ import java.util.Set;
  * @param commitsFirst  it commits the open transaction before it runs (DDL, LOCK TABLES, BEGIN...)
  * @param sessionVariablesSet the session system variables a SET assigns (lower case), to read back
  *                      those the server does not report
+ * @param keepsDiagnostics SHOW WARNINGS, SHOW ERRORS: they leave the diagnostics they show in
+ *                      place for the next statement to ask again
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
                               boolean readsLastInsertId, boolean callsProcedure,
-                              boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet) {
+                              boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet,
+                              boolean keepsDiagnostics) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false, false, List.of());
+            true, false, false, false, false, false, false, false, List.of(), false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

@@ -169,6 +169,7 @@ final class SqlRouting {
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
                 !c.noWrites() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
-                c.setStatementFor(), commitsFirst, sessionVariablesSet(c));
+                c.setStatementFor(), commitsFirst, sessionVariablesSet(c),
+                c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ));
     }
 }

@@ -87,6 +87,32 @@ class LastStatementDiagnosticsIT {
         assertSameAsDirect(wrote, "SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SELECT @@warning_count");
     }
 
+    /** SHOW WARNINGS leaves the warnings in place: asked twice (Connector/J's getWarnings() asks too), both see them. */
+    @Test
+    void warningsAskedTwice() throws SQLException {
+        List<String> statements = List.of("SELECT CAST('1x' AS UNSIGNED) FROM diagnostics", "SHOW WARNINGS", "SHOW ERRORS",
+                "SHOW WARNINGS", "SELECT @@warning_count");
+        List<String> direct = rowsOfEach(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")), statements);
+        List<String> proxied = rowsOfEach(ProxyFixture.connect(proxy, "sluice_test", ""), statements);
+        assertThat(direct).as("both SHOW WARNINGS show them").filteredOn(row -> row.startsWith("SHOW WARNINGS: 1292")).hasSize(6);
+        assertThat(proxied).isEqualTo(direct);
+    }
+
+    /** Each statement's rows, one after the other, on a fresh session. */
+    private static List<String> rowsOfEach(Connection connection, List<String> statements) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement()) {
+            List<String> rows = new ArrayList<>();
+            for (String statement : statements) {
+                try (ResultSet rs = s.executeQuery(statement)) {
+                    while (rs.next()) {
+                        rows.add(statement + ": " + rs.getString(rs.getMetaData().getColumnCount() > 1 ? 2 : 1));
+                    }
+                }
+            }
+            return rows;
+        }
+    }
+
     @Test
     void rowCountOfAnUpdate() throws SQLException {
         assertSameAsDirect("UPDATE diagnostics SET v = v WHERE k <= 2", "SELECT ROW_COUNT()");
