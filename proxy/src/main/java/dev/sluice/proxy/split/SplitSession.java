@@ -366,9 +366,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             // is no place for a write; in a READ ONLY transaction the write is refused as the
             // primary would refuse it, where the replica would answer with its read_only error.
             if (!binding.releaseUnlessTied() && binding.inTransaction() && command.route().changesRows()) {
-                routing = null;
-                failCommand(command, Replies.READ_ONLY_TRANSACTION, "25006",
-                        "Cannot execute statement in a READ ONLY transaction");
+                refuseInReadOnlyTransaction(command);
                 return;
             }
             if (binding.inTransaction() && command.route().commitsFirst() && !binding.pinned()) {
@@ -390,6 +388,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             return;
         }
         acquire(command, backend, new HashSet<>(avoid));
+    }
+
+    /**
+     * The replica raises the primary's error itself (SIGNAL), so that it is also what SHOW ERRORS,
+     * @@error_count and GET DIAGNOSTICS there tell next, as they would on the primary.
+     */
+    private void refuseInReadOnlyTransaction(Command command) {
+        String message = "Cannot execute statement in a READ ONLY transaction";
+        binding.connection().sendOwnQuery("SIGNAL SQLSTATE '25006' SET MYSQL_ERRNO = " + Replies.READ_ONLY_TRANSACTION
+                + ", MESSAGE_TEXT = '" + message + "'", row -> { }, done -> {
+            if (phase == Phase.ENDED || routing != command) {
+                command.frame().release();
+                return;
+            }
+            routing = null;
+            binding.afterResponse(command.code(), RoutedStatement.PRIMARY, done, false);
+            failCommand(command, Replies.READ_ONLY_TRANSACTION, "25006", message);
+        });
     }
 
     /**
