@@ -169,9 +169,12 @@ final class Binding {
         keepIfAsked = false;
     }
 
-    /** COM_RESET_CONNECTION: nothing is pinned any more. */
+    /**
+     * COM_RESET_CONNECTION: nothing is pinned any more, but for a connection without a schema
+     * (the reset keeps the schema, or the lack of one).
+     */
     void clearPins() {
-        pins.clear();
+        pins.retainAll(Set.of(PinReason.NO_SCHEMA));
         keepForNext = false;
         keepIfAsked = false;
     }

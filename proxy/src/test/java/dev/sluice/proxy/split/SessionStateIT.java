@@ -151,6 +151,11 @@ class SessionStateIT {
                     for (int i = 0; i < 4; i++) {
                         out.addAll(rows(s, "SELECT DATABASE(), " + i));
                     }
+                    // A reset keeps the (lack of a) schema.
+                    c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).resetServerState();
+                    for (int i = 0; i < 4; i++) {
+                        out.addAll(rows(s, "SELECT DATABASE(), " + i));
+                    }
                     s.execute("USE sluice_test");
                     for (int i = 0; i < 4; i++) {
                         out.addAll(rows(s, "SELECT DATABASE(), v FROM kv WHERE id = 1"));
