@@ -91,6 +91,7 @@ final class SqlRouting {
 
     /** The special forms (SET NAMES, SET TRANSACTION...) name no variable; user variables are not the server's. */
     private static final Set<String> NOT_VARIABLES = Set.of("names", "character set", "charset", "transaction", "role");
+    private static final java.util.regex.Pattern PLAIN_NAME = java.util.regex.Pattern.compile("[a-z0-9_]+");
 
     private static List<String> sessionVariablesSet(Classification c) {
         if (c.setAssignments().isEmpty()) {
@@ -99,8 +100,9 @@ final class SqlRouting {
         List<String> names = new java.util.ArrayList<>();
         for (SetAssignment assignment : c.setAssignments()) {
             String name = assignment.name().toLowerCase(java.util.Locale.ROOT);
+            // Only plain names: they are written into the read-back statement as they are.
             if (assignment.scope() == SetScope.SESSION && !NOT_VARIABLES.contains(name)
-                    && SessionVariables.replayable(name) && !names.contains(name)) {
+                    && PLAIN_NAME.matcher(name).matches() && SessionVariables.replayable(name) && !names.contains(name)) {
                 names.add(name);
             }
         }
