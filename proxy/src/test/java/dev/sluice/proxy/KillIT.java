@@ -355,6 +355,7 @@ class KillIT {
 
             execute(killer, "KILL QUERY " + id(waiter));
             assertThat(failure(waiting).getErrorCode()).isEqualTo(1317);
+            assertThat(pool.waiting()).as("the killed statement left the pool's queue").isZero();
             assertThat(holding).isNotDone();
 
             execute(killer, "KILL QUERY " + id(holder));

@@ -113,7 +113,8 @@ public final class BackendPool {
 
     /**
      * A logged-in connection for {@code request} on {@code loop}, with {@code request.schema()}
-     * selected. Fails with a {@link BackendLoginException}.
+     * selected. Fails with a {@link BackendLoginException}. Cancelling the future takes the caller
+     * out of the wait queue; a connection that comes for it all the same goes back to the pool.
      */
     public Future<BackendConnection> acquire(LoginRequest request, EventLoop loop) {
         Promise<BackendConnection> result = loop.newPromise();
@@ -124,6 +125,11 @@ public final class BackendPool {
             return result;
         }
         Waiter waiter = new Waiter(loop, key, handedOver -> selectSchema(handedOver, request.schema(), result));
+        result.addListener(done -> {
+            if (done.isCancelled()) {
+                withdraw(waiter);
+            }
+        });
         reserve(waiter).addListener(granted -> {
             if (!granted.isSuccess()) {
                 result.tryFailure(granted.cause());
@@ -196,6 +202,23 @@ public final class BackendPool {
         }
         armTimeout(waiter, queueTimeout.toNanos());
         return waiter.granted;
+    }
+
+    /** A waiter whose caller gave up (a KILL QUERY, its session ended) leaves the queue. */
+    private void withdraw(Waiter waiter) {
+        boolean removed;
+        lock.lock();
+        try {
+            removed = waiters.remove(waiter);
+        } finally {
+            lock.unlock();
+        }
+        if (removed) {
+            if (waiter.timeout != null) {
+                waiter.timeout.cancel(false);
+            }
+            waiter.granted.tryFailure(new java.util.concurrent.CancellationException("the caller stopped waiting"));
+        }
     }
 
     /**

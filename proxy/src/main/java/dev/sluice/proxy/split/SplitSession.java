@@ -29,6 +29,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -93,6 +94,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private boolean collationUnknown;
     /** The system variables the response in flight reported, lower case. */
     private final Set<String> reportedVariables = new HashSet<>();
+    /** The pool's answer this session's statement waits for, if it waits. */
+    private Future<BackendConnection> pendingAcquire;
     /** The last OK reported the session's last_gtid (read back otherwise, in gtid mode). */
     private boolean gtidReported;
 
@@ -431,7 +434,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         // No schema at login: a replica may not have it yet; ConnectionSetup selects it, or reroutes.
         LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
                 login.charset(), null);
-        pool.acquire(request, client.eventLoop()).addListener(done -> {
+        Future<BackendConnection> acquired = pool.acquire(request, client.eventLoop());
+        pendingAcquire = acquired;
+        acquired.addListener(done -> {
+            if (pendingAcquire == acquired) {
+                pendingAcquire = null;
+            }
             if (phase == Phase.ENDED || routing != command) {
                 // The session ended, or a KILL QUERY failed the statement meanwhile.
                 if (done.isSuccess()) {
@@ -882,9 +890,18 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         ctx.fireChannelWritabilityChanged();
     }
 
+    private void cancelPendingAcquire() {
+        Future<BackendConnection> pending = pendingAcquire;
+        pendingAcquire = null;
+        if (pending != null) {
+            pending.cancel(false);
+        }
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         phase = Phase.ENDED;
+        cancelPendingAcquire();
         runtime.unregisterSession(sessionId, this);
         runtime.observer().onSessionEnd(this);
         queue.forEach(ReferenceCountUtil::release);
@@ -965,8 +982,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             routingInterrupted = true;
             return;
         }
-        // Waiting in a pool's queue: the statement fails now; acquire() gives back what it gets and releases the frame.
+        // Waiting in a pool's queue: the statement fails now and leaves the queue; acquire() gives back what
+        // it may still get and releases the frame.
         routing = null;
+        cancelPendingAcquire();
         replyErr(Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted");
     }
 
