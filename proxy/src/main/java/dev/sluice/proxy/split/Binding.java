@@ -130,8 +130,11 @@ final class Binding {
         keepForNext = prepared;
         keepIfAsked = keepIfAsked || response.warnings() > 0 || response.isError() || response.lastInsertId() > 0
                 || route.keepForNext();
-        // Even after an error: a multi-statement or a procedure may have got partway first.
-        route.pins().forEach(this::pin);
+        // After an error too when a multi-statement or a procedure may have got partway first; a
+        // single statement that failed made nothing.
+        if (!response.isError() || route.callsProcedure() || route.multiStatement()) {
+            route.pins().forEach(this::pin);
+        }
         if (!response.isError()) {
             pins.removeAll(route.releases());
         } else if (route.callsProcedure()) {

@@ -172,6 +172,6 @@ final class SqlRouting {
                 !c.noWrites() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
                 c.setStatementFor(), commitsFirst, sessionVariablesSet(c),
-                c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ));
+                c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ), c.kind() == StatementKind.MULTI);
     }
 }
