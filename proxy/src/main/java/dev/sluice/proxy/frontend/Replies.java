@@ -20,6 +20,8 @@ public final class Replies {
     public static final int PACKET_TOO_LARGE = 1153;
     /** ER_UNKNOWN_COM_ERROR. */
     public static final int UNKNOWN_COMMAND = 1047;
+    /** ER_OPTION_PREVENTS_STATEMENT: what a read_only server answers a write. */
+    public static final int READ_ONLY_SERVER = 1290;
     /** ER_UNKNOWN_STMT_HANDLER: a COM_STMT_* names no statement of the session. */
     public static final int UNKNOWN_STATEMENT = 1243;
     /** ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION: a write in START TRANSACTION READ ONLY. */

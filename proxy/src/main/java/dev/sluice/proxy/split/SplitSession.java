@@ -376,6 +376,17 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 leaveReplicaTransaction(command, avoid);
                 return;
             }
+            if (!binding.inTransaction() && binding.pinned()) {
+                // State made in a READ ONLY transaction ties the session to this replica
+                // (docs/configuration.md, "Split mode"): say so, rather than relay the replica's
+                // "running with the --read-only option".
+                routing = null;
+                failCommand(command, Replies.READ_ONLY_SERVER, "HY000", "Sluice: this session is tied to replica "
+                        + bound.backend().name() + " by " + String.join(", ", binding.pinLabels())
+                        + " made in a READ ONLY transaction, and a write cannot run there; end that state"
+                        + " (or reconnect) to write");
+                return;
+            }
         }
         if (binding.connection() != null) {
             onConnection(command, binding.connection(), binding.pool());

@@ -91,6 +91,22 @@ class WritesOffReplicasIT {
         assertThat(proxied).isEqualTo(direct);
     }
 
+    /** A known limit (docs/configuration.md): state made in a READ ONLY transaction keeps the session on the replica. */
+    @Test
+    void aWriteTiedToAReplicaByStateFromAReadOnlyTransactionIsRefusedSayingWhy() throws SQLException {
+        try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+            s.execute("START TRANSACTION READ ONLY");
+            s.executeQuery("SELECT COUNT(*) FROM off_replicas").close();
+            s.execute("SET @made_on_a_replica = 1");
+            s.execute("COMMIT");
+            SQLException refused = catchThrowableOfType(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO off_replicas (v) VALUES (-3)"));
+            assertThat((Throwable) refused).isNotNull();
+            assertThat(refused.getErrorCode()).isEqualTo(1290);
+            assertThat(refused.getMessage()).contains("user_variable", "READ ONLY transaction");
+        }
+    }
+
     /** LOCK TABLES commits the READ ONLY transaction first, then locks on the primary. */
     @Test
     void lockTablesInAReadOnlyTransactionLocksOnThePrimary() throws SQLException {
