@@ -206,18 +206,21 @@ public final class BackendPool {
 
     /** A waiter whose caller gave up (a KILL QUERY, its session ended) leaves the queue. */
     private void withdraw(Waiter waiter) {
-        boolean removed;
-        lock.lock();
-        try {
-            removed = waiters.remove(waiter);
-        } finally {
-            lock.unlock();
-        }
-        if (removed) {
+        if (removeWaiter(waiter)) {
             if (waiter.timeout != null) {
                 waiter.timeout.cancel(false);
             }
             waiter.granted.tryFailure(new java.util.concurrent.CancellationException("the caller stopped waiting"));
+        }
+    }
+
+    /** Takes a waiter out of the queue; false if it was no longer there (served or failed). */
+    private boolean removeWaiter(Waiter waiter) {
+        lock.lock();
+        try {
+            return waiters.remove(waiter);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -233,14 +236,7 @@ public final class BackendPool {
                 armTimeout(waiter, limit.toNanos() - stalled);
                 return;
             }
-            boolean removed;
-            lock.lock();
-            try {
-                removed = waiters.remove(waiter);
-            } finally {
-                lock.unlock();
-            }
-            if (removed) {
+            if (removeWaiter(waiter)) {
                 waiter.granted.tryFailure(capReached("and no connection came free within " + limit.toMillis() + " ms"));
             }
         }, delayNanos, TimeUnit.NANOSECONDS);
