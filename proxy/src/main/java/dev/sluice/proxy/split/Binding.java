@@ -90,6 +90,11 @@ final class Binding {
         inTransaction = false;
     }
 
+    /** The proxy began a transaction on the held connection. */
+    void transactionBegun() {
+        inTransaction = true;
+    }
+
     /** Pins or unpins, for a reason a response starts or ends. */
     void pinned(PinReason reason, boolean pin) {
         if (pin) {

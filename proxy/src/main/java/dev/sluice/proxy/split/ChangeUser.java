@@ -95,6 +95,11 @@ final class ChangeUser {
         client.writeAndFlush(Replies.ok(client.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
     }
 
+    /** After ACCEPTED, when the server refused what the account asked for (its database): the ERR that ends it. */
+    void sendErr(Channel client, int code, String sqlState, String message) {
+        client.writeAndFlush(Replies.err(client.alloc(), ++sequenceId, code, sqlState, message));
+    }
+
     private Progress answer(ServerStep step, Channel client) {
         return switch (step) {
             case ServerStep.Reply reply -> {

@@ -29,17 +29,21 @@ import java.util.Set;
  * @param keepsDiagnostics SHOW WARNINGS, SHOW ERRORS: they leave the diagnostics they show in
  *                      place for the next statement to ask again
  * @param multiStatement several statements in one text: some may have run before one fails
+ * @param savepoint     SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO SAVEPOINT
+ * @param needsPrimaryTransaction in a READ ONLY transaction on a replica it cannot run there as
+ *                      on the primary (it may write, or makes state that outlives the transaction)
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
                               boolean readsLastInsertId, boolean callsProcedure,
                               boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet,
-                              boolean keepsDiagnostics, boolean multiStatement) {
+                              boolean keepsDiagnostics, boolean multiStatement, boolean savepoint,
+                              boolean needsPrimaryTransaction) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false, false, List.of(), false, false);
+            true, false, false, false, false, false, false, false, List.of(), false, false, false, false);
 
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);

@@ -80,6 +80,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private Backend currentBackend;
     private final ReadYourWrites readYourWrites;
     private final LastInsertId lastInsertId = new LastInsertId();
+    private final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     private long previousStatementHold = -1;
     private final byte[] seed;
@@ -108,6 +109,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private Command routing;
     /** A KILL QUERY came while {@link #routing} was being set up: it fails instead of being sent. */
     private boolean routingInterrupted;
+    /**
+     * {@link #routing} makes state in a READ ONLY transaction that was on a replica: the
+     * transaction starts again on the primary, and the statement runs there.
+     */
+    private boolean readOnlyTransactionMoves;
+    /** The backends {@link #routing} is not to go to (replicas behind the session, or found unfit). */
+    private Set<Backend> routingAvoids = Set.of();
 
     /** One client command on its way: its frames, its target, what it needs there. */
     private record Command(int code, ByteBuf frame, RoutedStatement route, ProxyStatement statement) {
@@ -355,36 +363,42 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     private void route(Command command) {
         routingInterrupted = false;
+        readOnlyTransactionMoves = false;
         route(command, readYourWrites.slowReplicas(System.nanoTime()));
     }
 
     private void route(Command command, Set<Backend> avoid) {
         phase = Phase.ROUTING;
         routing = command;
+        routingAvoids = avoid;
         client.config().setAutoRead(false);
         binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
         BackendConnection bound = binding.connection();
-        if (bound != null && command.route().write() && !bound.backend().isPrimary()) {
-            // A replica's connection kept for what the last read left there (its warnings, say)
-            // is no place for a write; in a READ ONLY transaction the write is refused as the
-            // primary would refuse it, where the replica would answer with its read_only error.
-            if (!binding.releaseUnlessTied() && binding.inTransaction() && command.route().changesRows()) {
-                refuseInReadOnlyTransaction(command);
-                return;
-            }
-            if (binding.inTransaction() && command.route().commitsFirst() && !binding.pinned()) {
-                leaveReplicaTransaction(command, avoid);
-                return;
-            }
-            if (!binding.inTransaction() && binding.pinned()) {
-                // State made in a READ ONLY transaction ties the session to this replica
-                // (docs/configuration.md, "Split mode"): say so, rather than relay the replica's
-                // "running with the --read-only option".
+        RoutedStatement route = command.route();
+        if (bound != null && !bound.backend().isPrimary() && (route.write() || route.needsPrimaryTransaction())) {
+            // A replica's connection kept for what the last read left there (its warnings, say) is
+            // no place for a write; nor is a READ ONLY transaction there for what the primary would
+            // answer differently.
+            if (binding.inTransaction()) {
+                if (route.write() && route.changesRows()) {
+                    refuseInReadOnlyTransaction(command);
+                    return;
+                }
+                if (!binding.pinned() && route.write() && route.commitsFirst()) {
+                    leaveReplicaTransaction(command, avoid);
+                    return;
+                }
+                if (!binding.pinned() && route.needsPrimaryTransaction()) {
+                    moveReadOnlyTransactionToPrimary(command, avoid);
+                    return;
+                }
+            } else if (route.write() && !binding.releaseUnlessTied()) {
+                // State made where a routing hint or rule sent a statement ties the session to this
+                // replica: say so, rather than relay the replica's "running with the --read-only option".
                 routing = null;
                 failCommand(command, Replies.READ_ONLY_SERVER, "HY000", "Sluice: this session is tied to replica "
                         + bound.backend().name() + " by " + String.join(", ", binding.pinLabels())
-                        + " made in a READ ONLY transaction, and a write cannot run there; end that state"
-                        + " (or reconnect) to write");
+                        + " made there, and a write cannot run there; end that state (or reconnect) to write");
                 return;
             }
         }
@@ -393,6 +407,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             return;
         }
         boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(autocommit())
+                && !readOnlyTransactionMoves
                 && !readYourWrites.readOnPrimary(System.nanoTime());
         Backend backend = (toReplica ? runtime.splitRouter().replica(avoid) : java.util.Optional.<Backend>empty())
                 .or(() -> runtime.splitRouter().primary(avoid)).orElse(null);
@@ -436,6 +451,56 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             binding.transactionEnded();
             binding.releaseIfFree();
             route(command, avoid);
+        });
+    }
+
+    /**
+     * State that outlives the transaction (a temporary table, a user variable or lock, PREPARE)
+     * would tie the session to the replica, where its writes cannot run after it: the
+     * transaction, which has written nothing, is committed there and started again on the
+     * primary, where the statement runs. Reads before it saw the replica's snapshot.
+     */
+    private void moveReadOnlyTransactionToPrimary(Command command, Set<Backend> avoid) {
+        binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
+            if (phase == Phase.ENDED || routing != command) {
+                command.frame().release();
+                return;
+            }
+            binding.transactionEnded();
+            // Even if the last read left something the next statement might ask for there.
+            binding.releaseUnlessTied();
+            readOnlyTransactionMoves = true;
+            route(command, avoid);
+        });
+    }
+
+    /** Starts the moved READ ONLY transaction on the primary's connection, then sends the statement. */
+    private void beginMovedTransaction(Command command, BackendConnection connection) {
+        readOnlyTransactionMoves = false;
+        beginMovedTransaction(command, connection, replicaTransaction.restartOnPrimary().iterator());
+    }
+
+    private void beginMovedTransaction(Command command, BackendConnection connection, java.util.Iterator<String> steps) {
+        if (!steps.hasNext()) {
+            if (phase == Phase.ENDED || routing != command) {
+                command.frame().release();
+            } else {
+                send(command, connection);
+            }
+            return;
+        }
+        connection.sendOwnQuery(steps.next(), row -> { }, done -> {
+            if (!done.isError()) {
+                // Also when the statement was killed meanwhile: the session is in that transaction,
+                // and its connection must not go back to the pool in it.
+                binding.transactionBegun();
+                beginMovedTransaction(command, connection, steps);
+            } else if (phase == Phase.ENDED || routing != command) {
+                command.frame().release();
+            } else {
+                failCommand(command, done.errorCode(), done.sqlState(), "Sluice could not move the READ ONLY"
+                        + " transaction to " + connection.backend().name() + ": " + done.errorMessage());
+            }
         });
     }
 
@@ -498,14 +563,21 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         ConnectionSetup.Outcome outcome = new ConnectionSetup.Outcome() {
             @Override
             public void ready() {
-                send(command, connection);
+                if (readOnlyTransactionMoves) {
+                    beginMovedTransaction(command, connection);
+                } else {
+                    send(command, connection);
+                }
             }
 
             @Override
             public void replicaTooSlow() {
                 binding.drop();
                 pool.releaseTracked(connection);
-                Set<Backend> avoid = new HashSet<>(readYourWrites.slowReplicas(System.nanoTime()));
+                // Every replica this statement found unfit stays avoided: two replicas that both lack
+                // the schema would otherwise send it back and forth for ever.
+                Set<Backend> avoid = new HashSet<>(routingAvoids);
+                avoid.addAll(readYourWrites.slowReplicas(System.nanoTime()));
                 avoid.add(connection.backend());
                 route(command, avoid);
             }
@@ -713,9 +785,18 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 && statements.registerPrepared(command.frame(), command.route(), response, binding.connection()) != null;
         binding.afterResponse(command.code(), command.route(), response, prepared);
         lastInsertId.afterResponse(command.route(), response, binding.holdCount());
+        replicaTransaction.afterStatement(binding.inTransaction() && currentBackend != null && !currentBackend.isPrimary(),
+                command.route(), command.route().savepoint() && command.code() == Commands.COM_QUERY
+                        ? queryText(command.frame()) : null, response.isError());
         if (!response.isError() && command.route().write() && currentBackend != null && currentBackend.isPrimary()) {
             readYourWrites.wrote(System.nanoTime());
         }
+    }
+
+    /** The SQL of a COM_QUERY frame, in the session's character set. */
+    private String queryText(ByteBuf frame) {
+        int offset = frame.readerIndex() + dev.sluice.protocol.frame.Packet.HEADER_SIZE + 1;
+        return frame.toString(offset, frame.writerIndex() - offset, sql.charset());
     }
 
     /** Why no primary can take the statement, naming each primary. */
@@ -802,11 +883,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             case WAITING -> {
             }
             case ACCEPTED -> {
-                becomeUser(changingUser);
-                changingUser.sendOk(client);
-                changingUser = null;
-                phase = Phase.IDLE;
-                next();
+                String database = changingUser.request().database();
+                if (database == null || database.isEmpty()) {
+                    changedUser(changingUser, null);
+                } else {
+                    checkDatabase(changingUser, database);
+                }
             }
             case REJECTED -> {
                 changingUser = null;
@@ -815,17 +897,63 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         }
     }
 
+    /**
+     * The server refuses a change of user to a database that does not exist or that the account
+     * may not use: a connection of the new account on the primary tries to select it first.
+     */
+    private void checkDatabase(ChangeUser change, String database) {
+        Backend primary = runtime.splitRouter().primary(Set.of()).orElse(null);
+        if (primary == null) {
+            // Nowhere to check: the first statement selects it, or says the backend is down.
+            changedUser(change, null);
+            return;
+        }
+        BackendPool pool = runtime.pool(primary);
+        LoginRequest request = new LoginRequest(change.account().name(),
+                change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8), login.responseShaping(),
+                login.charset(), database);
+        pool.acquire(request, client.eventLoop()).addListener(done -> {
+            if (done.isSuccess()) {
+                pool.releaseTracked((BackendConnection) done.getNow());
+            }
+            if (phase != Phase.CHANGING_USER || changingUser != change) {
+                return;
+            }
+            changedUser(change, done.isSuccess() ? null : done.cause());
+        });
+    }
+
+    /** Ends a change of user: the session becomes the new account, or stays as it was when the server refused. */
+    private void changedUser(ChangeUser change, Throwable failure) {
+        changingUser = null;
+        if (failure instanceof BackendLoginException e && e.refusedByServer()) {
+            // The server resets the session before it checks the new account, and gives the old
+            // account and schema back when the check fails: the session starts over as itself.
+            startOver(login.user(), login.password(), desired.schema(), change.request().characterSet() > 0
+                    ? change.request().characterSet() : login.charset());
+            change.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
+        } else {
+            becomeUser(change);
+            change.sendOk(client);
+        }
+        phase = Phase.IDLE;
+        next();
+    }
+
     /** The session starts over as another account: nothing of the old one's state survives. */
     private void becomeUser(ChangeUser change) {
+        var request = change.request();
+        startOver(change.account().name(), change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                request.database(), request.characterSet() > 0 ? request.characterSet() : login.charset());
+    }
+
+    private void startOver(String user, byte[] password, String schema, int charset) {
         binding.releaseForGood();
         statements.closeAll();
-        var request = change.request();
-        int charset = request.characterSet() > 0 ? request.characterSet() : login.charset();
-        desired.reset(request.database());
+        desired.reset(schema);
         lastInsertId.reset();
         stateInitialised = false;
-        login = new LoginRequest(change.account().name(), change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                login.responseShaping(), charset, request.database());
+        login = new LoginRequest(user, password, login.responseShaping(), charset, schema);
     }
 
     private void resetConnection(ByteBuf frame) {

@@ -168,10 +168,22 @@ final class SqlRouting {
                     && !c.has(SessionEffect.TEMPORARY_TABLE_DROP);
             default -> false;
         };
+        boolean write = !c.noWrites() && !readOnlyTransaction && !plainSet;
+        boolean savepoint = switch (c.kind()) {
+            case SAVEPOINT, RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT -> true;
+            default -> false;
+        };
+        // What may write and has no answer of its own in a replica's READ ONLY transaction (a CALL,
+        // a multi-statement, a function) would get the replica's read_only error, not the primary's
+        // READ ONLY one; state made there would tie the session to the replica.
+        boolean needsPrimaryTransaction = target == Target.PRIMARY && (!pins.isEmpty()
+                || (write && !changesRows && !commitsFirst && !savepoint
+                        && c.transactionEffect() == TransactionEffect.NONE));
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
-                !c.noWrites() && !readOnlyTransaction && !plainSet, readsConnectionState, effectsInText, changesRows,
+                write, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
                 c.setStatementFor(), commitsFirst, sessionVariablesSet(c),
-                c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ), c.kind() == StatementKind.MULTI);
+                c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ), c.kind() == StatementKind.MULTI,
+                savepoint, needsPrimaryTransaction);
     }
 }

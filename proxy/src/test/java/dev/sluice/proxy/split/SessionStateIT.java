@@ -423,4 +423,61 @@ class SessionStateIT {
             }
         }
     }
+
+    /**
+     * Connector/J's changeUser asks for the session's current database: once that is dropped, the
+     * server refuses the change with 1049 and the session goes on as its old user, reset, where
+     * the proxy once answered OK.
+     */
+    @Test
+    void aChangeOfUserToADroppedDatabaseFailsAsOnTheServer() throws SQLException {
+        sameBothWays("", c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE IF NOT EXISTS change_user_gone");
+            }
+            c.setCatalog("change_user_gone");
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE change_user_gone");
+                s.execute("SET @before = 1, SESSION group_concat_max_len = 4321");
+            }
+            List<Object> out = new ArrayList<>();
+            try {
+                c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).changeUser(TestUsers.APP2_USER, TestUsers.APP2_PASSWORD);
+                out.add("changed");
+            } catch (SQLException e) {
+                out.add(e.getErrorCode() + " " + e.getMessage());
+            }
+            try (Statement s = c.createStatement()) {
+                // The server reset the session before it refused: the variables are gone too.
+                out.addAll(rows(s, "SELECT CURRENT_USER(), @before, @@group_concat_max_len"));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * A schema the replicas lack (made with sql_log_bin off, or not replicated yet): a read after
+     * USE of it finds it on no replica and runs on the primary. It once went from one replica to
+     * the other for ever, an event loop spinning, and the client hung.
+     */
+    @Test
+    void aReadInASchemaNoReplicaHasRunsOnThePrimary() throws SQLException {
+        try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+            s.execute("SET SESSION sql_log_bin = 0");
+            s.execute("CREATE DATABASE IF NOT EXISTS only_on_primary");
+        }
+        try (Connection c = ProxyFixture.connect(proxy, "sluice_test", "socketTimeout=15000");
+             Statement s = c.createStatement()) {
+            s.execute("USE only_on_primary");
+            for (int read = 0; read < 4; read++) {
+                assertThat(rows(s, "SELECT DATABASE(), CAST(@@port AS CHAR)"))
+                        .containsExactly("only_on_primary", String.valueOf(cluster.primary().port()));
+            }
+        } finally {
+            try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+                s.execute("SET SESSION sql_log_bin = 0");
+                s.execute("DROP DATABASE IF EXISTS only_on_primary");
+            }
+        }
+    }
 }
