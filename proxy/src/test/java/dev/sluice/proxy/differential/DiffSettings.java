@@ -61,10 +61,7 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
             only.add(Integer.parseInt(n));
         }
         Set<Target.Kind> targets = EnumSet.noneOf(Target.Kind.class);
-        // Split mode still differs from a direct connection in ways listed in issue 14's notes (SQL_CALC_FOUND_ROWS,
-        // warnings, ROW_COUNT(), writes reaching replicas...): until they are fixed the default run, CI's,
-        // compares session mode only and says so; bench/differential.sh compares both.
-        for (String name : list(property("targets", "session"))) {
+        for (String name : list(property("targets", "session,split"))) {
             targets.add(Target.Kind.named(name));
         }
         return new DiffSettings(seed, seedGiven, sessions, steps, duration, phaseTimeout, stepTimeout, shrink, largeMin,

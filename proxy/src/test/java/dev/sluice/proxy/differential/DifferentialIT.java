@@ -62,10 +62,6 @@ class DifferentialIT {
         leaks = NettyLeaks.watch();
         sequenceEngine = cluster.primary().hasEngine("SEQUENCE");
         rowBased = new RowBasedReplication(cluster.primary());
-        if (!settings.targets().contains(Target.Kind.SPLIT)) {
-            System.out.println("DifferentialIT: split mode is not compared in this run (open differences, see issue 14;"
-                    + " bench/differential.sh or -Dsluice.diff.targets=session,split compares it)");
-        }
         System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps, duration %d s, skipped [%s], focus %s,"
                         + " targets %s,"
                         + " large results %d to %d rows from %s%n", settings.seed(),
