@@ -20,35 +20,52 @@ import java.util.function.IntSupplier;
  * backends, where the chain leaves the other cores idle, and only one loop at a time: once there is
  * concurrency the cores have real work, every cycle spent polling would be taken from the clients
  * and backends, and the loops block at once. Past the budget, or as soon as a task is queued, the
- * loop goes on as Netty's would, so an idle proxy sleeps.
+ * loop goes on as Netty's would, so an idle proxy sleeps. What counts as one proxy's (its commands
+ * in flight, the one loop spinning) belongs to one factory: one event loop group.
  */
 final class SpinBeforeBlocking implements IoHandler {
-
-    private static final AtomicBoolean SPINNING = new AtomicBoolean();
 
     private final IoHandler io;
     private final long budgetNanos;
     private final IntSupplier commandsInFlight;
+    /** Shared by the loops of one group: at most one of them spins. */
+    private final AtomicBoolean spinning;
+    /** Run on the loop's thread when it starts (it names the counter its connections count into). */
+    private final Runnable onLoopStart;
     private final NonBlocking nonBlocking = new NonBlocking();
 
-    private SpinBeforeBlocking(IoHandler io, long budgetNanos, IntSupplier commandsInFlight) {
+    private SpinBeforeBlocking(IoHandler io, long budgetNanos, IntSupplier commandsInFlight, AtomicBoolean spinning,
+                               Runnable onLoopStart) {
         this.io = io;
         this.budgetNanos = budgetNanos;
         this.commandsInFlight = commandsInFlight;
+        this.spinning = spinning;
+        this.onLoopStart = onLoopStart;
     }
 
+    /** The handlers of one proxy's event loops, counting that proxy's commands in flight. */
     static IoHandlerFactory around(IoHandlerFactory io, long budgetNanos) {
-        return around(io, budgetNanos, CommandsInFlight::count);
+        CommandsInFlight counter = new CommandsInFlight();
+        return around(io, budgetNanos, counter::count, counter::countOnThisThread);
     }
 
     static IoHandlerFactory around(IoHandlerFactory io, long budgetNanos, IntSupplier commandsInFlight) {
-        return budgetNanos <= 0 ? io
-                : executor -> new SpinBeforeBlocking(io.newHandler(executor), budgetNanos, commandsInFlight);
+        return around(io, budgetNanos, commandsInFlight, () -> { });
+    }
+
+    private static IoHandlerFactory around(IoHandlerFactory io, long budgetNanos, IntSupplier commandsInFlight,
+                                           Runnable onLoopStart) {
+        if (budgetNanos <= 0) {
+            return io;
+        }
+        AtomicBoolean spinning = new AtomicBoolean();
+        return executor -> new SpinBeforeBlocking(io.newHandler(executor), budgetNanos, commandsInFlight, spinning,
+                onLoopStart);
     }
 
     @Override
     public int run(IoHandlerContext context) {
-        if (!context.canBlock() || commandsInFlight.getAsInt() > 1 || !SPINNING.compareAndSet(false, true)) {
+        if (!context.canBlock() || commandsInFlight.getAsInt() > 1 || !spinning.compareAndSet(false, true)) {
             return io.run(context);
         }
         try {
@@ -62,13 +79,14 @@ final class SpinBeforeBlocking implements IoHandler {
                 Thread.onSpinWait();
             } while (System.nanoTime() - deadline < 0 && context.canBlock() && commandsInFlight.getAsInt() <= 1);
         } finally {
-            SPINNING.set(false);
+            spinning.set(false);
         }
         return io.run(context);
     }
 
     @Override
     public void initialize() {
+        onLoopStart.run();
         io.initialize();
     }
 

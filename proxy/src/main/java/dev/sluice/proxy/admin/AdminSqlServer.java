@@ -25,6 +25,8 @@ final class AdminSqlServer {
     static Channel bind(EventLoopGroup group, Supplier<AdminConfig> config, RsaKeyPair rsaKeys, AdminCommands commands)
             throws InterruptedException {
         AdminConfig admin = config.get();
+        // One admin listener's sessions number from 1, whatever other proxies run in this JVM.
+        java.util.concurrent.atomic.AtomicLong connectionIds = new java.util.concurrent.atomic.AtomicLong();
         return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -32,7 +34,8 @@ final class AdminSqlServer {
                     @Override
                     protected void initChannel(Channel channel) {
                         channel.pipeline().addLast("frames", new RawPacketDecoder(MAX_PACKET));
-                        channel.pipeline().addLast("admin", new AdminSqlSession(config, rsaKeys, commands));
+                        channel.pipeline().addLast("admin", new AdminSqlSession(config, rsaKeys, commands,
+                                connectionIds.incrementAndGet() & 0xFFFF_FFFFL));
                     }
                 })
                 .bind(admin.sql().host(), admin.sql().port()).sync().channel();

@@ -24,7 +24,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +41,6 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
             | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
             | Capabilities.CLIENT_LONG_PASSWORD | Capabilities.CLIENT_TRANSACTIONS | Capabilities.CLIENT_CONNECT_WITH_DB
             | Capabilities.CLIENT_CONNECT_ATTRS | Capabilities.CLIENT_MULTI_RESULTS | Capabilities.CLIENT_LONG_FLAG;
-    private static final AtomicLong CONNECTION_IDS = new AtomicLong();
 
     private enum Phase { RESPONSE, AUTH, COMMAND, CLOSED }
 
@@ -50,12 +48,14 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
     private final RsaKeyPair rsaKeys;
     private final AdminCommands commands;
     private final byte[] seed = AuthSeed.generate();
+    private final long connectionId;
     private Phase phase = Phase.RESPONSE;
     private ServerAuthExchange exchange;
     private String user;
     private int sequenceId;
 
-    AdminSqlSession(Supplier<AdminConfig> config, RsaKeyPair rsaKeys, AdminCommands commands) {
+    AdminSqlSession(Supplier<AdminConfig> config, RsaKeyPair rsaKeys, AdminCommands commands, long connectionId) {
+        this.connectionId = connectionId;
         this.config = config;
         this.rsaKeys = rsaKeys;
         this.commands = commands;
@@ -64,7 +64,7 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         HandshakeV10 greeting = HandshakeV10.withSeed(AdminSqlServer.VERSION,
-                CONNECTION_IDS.incrementAndGet() & 0xFFFF_FFFFL, seed, CAPABILITIES, 45, ServerStatus.AUTOCOMMIT,
+                connectionId, seed, CAPABILITIES, 45, ServerStatus.AUTOCOMMIT,
                 MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
         ctx.fireChannelActive();
