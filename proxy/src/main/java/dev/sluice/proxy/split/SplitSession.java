@@ -81,6 +81,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final ReadYourWrites readYourWrites;
     private final LastInsertId lastInsertId = new LastInsertId();
     private final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
+    private final ReadBacks readBacks;
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     private long previousStatementHold = -1;
     private final byte[] seed;
@@ -88,17 +89,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private ChangeUser changingUser;
     /** The statement in flight was already retried once after its replica died. */
     private boolean retried;
-    /**
-     * SET NAMES and SET CHARACTER SET change collation_connection, which MariaDB's session
-     * tracking does not report: it is read back after such a statement.
-     */
-    private boolean collationUnknown;
-    /** The system variables the response in flight reported, lower case. */
-    private final Set<String> reportedVariables = new HashSet<>();
     /** The pool's answer this session's statement waits for, if it waits. */
     private Future<BackendConnection> pendingAcquire;
-    /** The last OK reported the session's last_gtid (read back otherwise, in gtid mode). */
-    private boolean gtidReported;
 
     private Phase phase = Phase.IDLE;
     private boolean stateInitialised;
@@ -134,6 +126,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         this.sql = new StatementContext(login.charset());
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
         this.readYourWrites = new ReadYourWrites(runtime.config().routing());
+        this.readBacks = new ReadBacks(desired, readYourWrites);
         runtime.registerSession(sessionId, this);
         runtime.observer().onSessionStart(this);
     }
@@ -624,7 +617,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         previousStatementHold = binding.holdCount();
         phase = Phase.IN_FLIGHT;
         responseStarted = false;
-        reportedVariables.clear();
+        readBacks.statementSent();
         connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
         connection.flush();
@@ -653,13 +646,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     public void onSessionState(List<SessionStateChange> changes) {
         TrackedChanges tracked = TrackedChanges.apply(changes, desired, readYourWrites,
                 current != null && current.route().effectsInText(), current != null && current.route().scopedVariables());
-        collationUnknown |= tracked.collationUnknown();
-        gtidReported |= tracked.gtidReported();
-        for (SessionStateChange change : changes) {
-            if (change instanceof SessionStateChange.SystemVariable variable) {
-                reportedVariables.add(variable.name().toLowerCase(java.util.Locale.ROOT));
-            }
-        }
+        readBacks.reported(tracked, changes);
         if (tracked.schemaReported() != null) {
             binding.pinned(PinReason.NO_SCHEMA, tracked.schemaReported().isEmpty());
         }
@@ -676,76 +663,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         tokenObserver.onResponse(this, forObserver, command, currentBackend,
                 command == Commands.COM_STMT_PREPARE ? response.withStatementId(statements.pendingId()) : response,
                 latencyNanos);
-        BackendConnection bound = binding.connection();
-        List<String> unreported = unreportedVariables(response);
-        if (!unreported.isEmpty() && bound != null) {
-            readBack(unreported, response);
-            return;
-        }
-        boolean reported = gtidReported;
-        gtidReported = false;
-        if (readYourWrites.gtidMode() && !reported && bound != null && current != null && current.route().callsProcedure()
-                && !response.isError() && response.statusKnown() && !response.inTransaction()
-                && bound.backend().isPrimary()) {
-            readBackGtid(response);
-            return;
-        }
-        finish(response);
-    }
-
-    /**
-     * A procedure committed writes and the OK after it did not report a GTID: it is asked for.
-     * Only after a CALL: any other write's OK reports its GTID, and the query would reset what
-     * the next statement may ask of this one (warnings, FOUND_ROWS()).
-     */
-    private void readBackGtid(Response response) {
-        String[] gtid = new String[1];
-        binding.connection().sendOwnQuery("SELECT @@last_gtid", row -> gtid[0] = ConnectionSetup.firstColumn(row), done -> {
-            readYourWrites.gtid(gtid[0]);
-            finish(response);
-        });
-    }
-
-    /**
-     * What the statement set that the server did not report: collation_connection after SET NAMES,
-     * and variables the session tracker leaves out (sql_safe_updates, foreign_key_checks and the
-     * other option flags of MariaDB).
-     */
-    private List<String> unreportedVariables(Response response) {
-        List<String> names = new java.util.ArrayList<>();
-        if (collationUnknown) {
-            names.add("collation_connection");
-            collationUnknown = false;
-        }
-        if (current != null && !response.isError()) {
-            for (String name : current.route().sessionVariablesSet()) {
-                if (!reportedVariables.contains(name) && !names.contains(name)) {
-                    names.add(name);
-                }
-            }
-        }
-        reportedVariables.clear();
-        return names;
-    }
-
-    private void readBack(List<String> names, Response response) {
-        BackendConnection connection = binding.connection();
-        StringBuilder select = new StringBuilder("SELECT ");
-        for (int i = 0; i < names.size(); i++) {
-            select.append(i == 0 ? "" : ", ").append("@@session.").append(names.get(i));
-        }
-        List<String> values = new java.util.ArrayList<>();
-        connection.sendOwnQuery(select.toString(), row -> values.addAll(ConnectionSetup.columns(row, names.size())), done -> {
-            if (!done.isError() && values.size() == names.size()) {
-                for (int i = 0; i < names.size(); i++) {
-                    if (values.get(i) != null) {
-                        desired.set(names.get(i), values.get(i));
-                        connection.state().set(names.get(i), values.get(i));
-                    }
-                }
-            }
-            finish(response);
-        });
+        readBacks.afterResponse(current == null ? null : current.route(), response, binding.connection(),
+                () -> finish(response));
     }
 
     private void finish(Response response) {
