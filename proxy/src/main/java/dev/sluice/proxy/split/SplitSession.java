@@ -22,15 +22,12 @@ import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import dev.sluice.proxy.sql.KillStatement;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
-import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -59,7 +56,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final Channel client;
     private final long clientCapabilities;
     private final SplitStatements statements = new SplitStatements();
-    private final ArrayDeque<ByteBuf> queue = new ArrayDeque<>();
+    private final PendingCommands queue = new PendingCommands();
     private final Binding binding = new Binding(reason -> runtime().observer().onPinned(this, reason.label()));
     private final SessionVariables desired;
     /**
@@ -206,7 +203,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             }
             return;
         }
-        queue.addLast(frame);
+        queue.add(frame);
         if (phase == Phase.IDLE) {
             next();
         } else {
@@ -224,7 +221,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     /** Takes the next queued command, if any, and starts it. */
     private void next() {
         while (phase == Phase.IDLE && !queue.isEmpty()) {
-            long length = commandLength();
+            long length = queue.firstLength(maxPacketSize);
             if (length > maxPacketSize) {
                 end(1, 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes");
                 return;
@@ -232,7 +229,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             if (length < 0) {
                 break;
             }
-            ByteBuf frame = takeCommand();
+            ByteBuf frame = queue.takeFirst(client.alloc());
             if (length == 0) {
                 frame.release();
                 end(1, 1047, "08S01", "Malformed packet: empty command");
@@ -243,40 +240,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         if (phase == Phase.IDLE) {
             client.config().setAutoRead(true);
         }
-    }
-
-    /**
-     * The payload length of the command at the head of the queue, over all its packets; or, while
-     * the packets of a command of 16 MiB or more are still coming, minus what has come so far.
-     */
-    private long commandLength() {
-        long total = 0;
-        for (ByteBuf packet : queue) {
-            int length = RawPacketDecoder.payloadLength(packet);
-            total += length;
-            if (length < Packet.MAX_PAYLOAD) {
-                return total;
-            }
-        }
-        return total > maxPacketSize ? total : -total;
-    }
-
-    /**
-     * The command at the head of the queue as one buffer: its packets back to back, untouched, so
-     * the backend gets the bytes the client sent (split mode routes a command once it is whole).
-     */
-    private ByteBuf takeCommand() {
-        ByteBuf first = queue.pollFirst();
-        if (RawPacketDecoder.payloadLength(first) < Packet.MAX_PAYLOAD) {
-            return first;
-        }
-        CompositeByteBuf whole = client.alloc().compositeBuffer(Integer.MAX_VALUE).addComponent(true, first);
-        ByteBuf next;
-        do {
-            next = queue.pollFirst();
-            whole.addComponent(true, next);
-        } while (RawPacketDecoder.payloadLength(next) == Packet.MAX_PAYLOAD);
-        return whole;
     }
 
     private void start(ByteBuf frame) {
@@ -714,7 +677,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     /** The SQL of a COM_QUERY frame, in the session's character set. */
     private String queryText(ByteBuf frame) {
-        int offset = frame.readerIndex() + dev.sluice.protocol.frame.Packet.HEADER_SIZE + 1;
+        int offset = frame.readerIndex() + Packet.HEADER_SIZE + 1;
         return frame.toString(offset, frame.writerIndex() - offset, sql.charset());
     }
 
@@ -962,8 +925,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         cancelPendingAcquire();
         runtime.unregisterSession(sessionId, this);
         runtime.observer().onSessionEnd(this);
-        queue.forEach(ReferenceCountUtil::release);
-        queue.clear();
+        queue.releaseAll();
         if (current != null) {
             current.frame().release();
             current = null;
