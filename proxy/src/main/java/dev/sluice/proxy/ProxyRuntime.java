@@ -33,6 +33,7 @@ public final class ProxyRuntime {
     private volatile List<Backend> backends;
     /** Pools of the current backends and of removed ones that still have connections open. */
     private final Map<Backend, BackendPool> pools = new ConcurrentHashMap<>();
+    private final dev.sluice.proxy.backend.KillConnections killConnections = new dev.sluice.proxy.backend.KillConnections();
     private final Set<Backend> retired = ConcurrentHashMap.newKeySet();
     private final Router router;
     private final BackendConnector connector;
@@ -159,6 +160,11 @@ public final class ProxyRuntime {
 
     public BackendPool pool(Backend backend) {
         return pools.get(backend);
+    }
+
+    /** The connections KILLs are sent on. */
+    public dev.sluice.proxy.backend.KillConnections killConnections() {
+        return killConnections;
     }
 
     /** Every pool, retired backends' included. */

@@ -237,6 +237,7 @@ public final class ProxyServer implements AutoCloseable {
         runtime.clients().close().awaitUninterruptibly();
         runtime.capture().close();
         runtime.pools().forEach(BackendPool::close);
+        runtime.killConnections().closeAll();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 

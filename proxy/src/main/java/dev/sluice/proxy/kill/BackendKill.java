@@ -5,6 +5,7 @@ import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.backend.KillConnections;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.OwnCommands;
 import dev.sluice.proxy.backend.ResponseListener;
@@ -14,7 +15,7 @@ import java.util.function.Consumer;
 /**
  * One {@code KILL QUERY} of a backend connection's thread, sent on a connection of its own to the
  * same backend, logged in as the target session is (the server checks the privilege as for a
- * direct client) and closed after. Not a pooled one: a KILL must get through when every
+ * direct client) and kept a while for the next KILL ({@link KillConnections}). Not a pooled one: a KILL must get through when every
  * connection the pool may open is busy, as the one it kills is; the server's own
  * max_connections still applies. The target's client then gets the server's own answer to its
  * statement (ER_QUERY_INTERRUPTED).
@@ -43,9 +44,16 @@ final class BackendKill implements ResponseListener {
             return;
         }
         String sql = "KILL " + modifier + "QUERY " + target.threadId();
+        var kept = runtime.killConnections();
+        io.netty.channel.EventLoop loop = target.channel().eventLoop();
+        BackendConnection idle = kept.take(loop, target.backend(), login.user());
+        if (idle != null) {
+            kill.sendOn(idle, sql, kept, login.user());
+            return;
+        }
         LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
                 login.charset(), null);
-        runtime.connector().connect(target.backend(), request, target.channel().eventLoop()).addListener(connected -> {
+        runtime.connector().connect(target.backend(), request, loop).addListener(connected -> {
             if (!connected.isSuccess()) {
                 kill.finish(connected.cause() instanceof BackendLoginException e
                         ? KillResult.error(e.errorCode(), e.sqlState(), e.getMessage())
@@ -54,12 +62,15 @@ final class BackendKill implements ResponseListener {
                                         + connected.cause()));
                 return;
             }
-            BackendConnection connection = (BackendConnection) connected.getNow();
-            connection.listener(kill);
-            connection.sendOwn(OwnCommands.query(connection.channel().alloc(), sql), Commands.COM_QUERY, response -> {
-                connection.quit();
-                kill.onAnswer(response);
-            });
+            kill.sendOn((BackendConnection) connected.getNow(), sql, kept, login.user());
+        });
+    }
+
+    private void sendOn(BackendConnection connection, String sql, KillConnections kept, String user) {
+        connection.listener(this);
+        connection.sendOwn(OwnCommands.query(connection.channel().alloc(), sql), Commands.COM_QUERY, response -> {
+            kept.giveBack(target.channel().eventLoop(), target.backend(), user, connection);
+            onAnswer(response);
         });
     }
 
