@@ -1,7 +1,11 @@
 package dev.sluice.proxy.split;
 
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.BackendConnection;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A START TRANSACTION READ ONLY that runs on a replica, remembered so that it can start again on
@@ -22,12 +26,31 @@ final class ReplicaTransaction {
         }
     }
 
-    /** The statements that start it on the primary, in order; it is forgotten. */
-    List<String> restartOnPrimary() {
-        List<String> statements = new ArrayList<>(savepointStatements.size() + 1);
-        statements.add("START TRANSACTION READ ONLY");
-        statements.addAll(savepointStatements);
+    /**
+     * Starts it on {@code connection} (the primary's) and forgets it: {@code begun} after each step
+     * that succeeded, then {@code done}; or {@code failed} with the ERR of the step that failed.
+     */
+    void restartOn(BackendConnection connection, Runnable begun, Runnable done, Consumer<Response> failed) {
+        List<String> steps = new ArrayList<>(savepointStatements.size() + 1);
+        steps.add("START TRANSACTION READ ONLY");
+        steps.addAll(savepointStatements);
         savepointStatements.clear();
-        return statements;
+        run(connection, steps.iterator(), begun, done, failed);
+    }
+
+    private static void run(BackendConnection connection, Iterator<String> steps, Runnable begun, Runnable done,
+                            Consumer<Response> failed) {
+        if (!steps.hasNext()) {
+            done.run();
+            return;
+        }
+        connection.sendOwnQuery(steps.next(), row -> { }, response -> {
+            if (response.isError()) {
+                failed.accept(response);
+            } else {
+                begun.run();
+                run(connection, steps, begun, done, failed);
+            }
+        });
     }
 }

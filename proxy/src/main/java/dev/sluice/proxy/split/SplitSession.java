@@ -340,12 +340,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                     refuseInReadOnlyTransaction(command);
                     return;
                 }
-                if (!binding.pinned() && route.write() && route.commitsFirst()) {
-                    leaveReplicaTransaction(command, avoid);
-                    return;
-                }
-                if (!binding.pinned() && route.needsPrimaryTransaction()) {
-                    moveReadOnlyTransactionToPrimary(command, avoid);
+                boolean commitsFirst = route.write() && route.commitsFirst();
+                if (!binding.pinned() && (commitsFirst || route.needsPrimaryTransaction())) {
+                    commitReplicaTransaction(command, avoid, !commitsFirst);
                     return;
                 }
             } else if (route.write() && !binding.releaseUnlessTied()) {
@@ -383,81 +380,58 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         String message = "Cannot execute statement in a READ ONLY transaction";
         binding.connection().sendOwnQuery("SIGNAL SQLSTATE '25006' SET MYSQL_ERRNO = " + Replies.READ_ONLY_TRANSACTION
                 + ", MESSAGE_TEXT = '" + message + "'", row -> { }, done -> {
-            if (phase == Phase.ENDED || routing != command) {
-                command.frame().release();
-                return;
+            if (stillRouting(command)) {
+                routing = null;
+                binding.afterResponse(command.code(), RoutedStatement.PRIMARY, done, false);
+                failCommand(command, Replies.READ_ONLY_TRANSACTION, "25006", message);
             }
-            routing = null;
-            binding.afterResponse(command.code(), RoutedStatement.PRIMARY, done, false);
-            failCommand(command, Replies.READ_ONLY_TRANSACTION, "25006", message);
         });
     }
 
     /**
-     * A statement that commits the open transaction first (LOCK TABLES, DDL, BEGIN) comes in a READ
-     * ONLY transaction on a replica: that transaction is committed there, as the statement would
-     * commit it, and the statement goes where it can run.
+     * The READ ONLY transaction on a replica is committed there (it has written nothing) before
+     * {@code command} goes where it can run. A statement that commits first (LOCK TABLES, DDL,
+     * BEGIN) would have committed it anyway. State that outlives the transaction (a user variable
+     * or lock, PREPARE) would tie the session to the replica, where its writes cannot run after
+     * it: the transaction then starts again on the primary ({@code restart}), where the statement
+     * runs. Reads before it saw the replica's snapshot.
      */
-    private void leaveReplicaTransaction(Command command, Set<Backend> avoid) {
+    private void commitReplicaTransaction(Command command, Set<Backend> avoid, boolean restart) {
         binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
-            if (phase == Phase.ENDED || routing != command) {
-                command.frame().release();
-                return;
+            if (stillRouting(command)) {
+                binding.transactionEnded();
+                // Even if the last read left something the next statement might ask for there.
+                binding.releaseUnlessTied();
+                readOnlyTransactionMoves = restart;
+                route(command, avoid);
             }
-            binding.transactionEnded();
-            binding.releaseIfFree();
-            route(command, avoid);
-        });
-    }
-
-    /**
-     * State that outlives the transaction (a temporary table, a user variable or lock, PREPARE)
-     * would tie the session to the replica, where its writes cannot run after it: the
-     * transaction, which has written nothing, is committed there and started again on the
-     * primary, where the statement runs. Reads before it saw the replica's snapshot.
-     */
-    private void moveReadOnlyTransactionToPrimary(Command command, Set<Backend> avoid) {
-        binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
-            if (phase == Phase.ENDED || routing != command) {
-                command.frame().release();
-                return;
-            }
-            binding.transactionEnded();
-            // Even if the last read left something the next statement might ask for there.
-            binding.releaseUnlessTied();
-            readOnlyTransactionMoves = true;
-            route(command, avoid);
         });
     }
 
     /** Starts the moved READ ONLY transaction on the primary's connection, then sends the statement. */
     private void beginMovedTransaction(Command command, BackendConnection connection) {
         readOnlyTransactionMoves = false;
-        beginMovedTransaction(command, connection, replicaTransaction.restartOnPrimary().iterator());
-    }
-
-    private void beginMovedTransaction(Command command, BackendConnection connection, java.util.Iterator<String> steps) {
-        if (!steps.hasNext()) {
-            if (phase == Phase.ENDED || routing != command) {
-                command.frame().release();
-            } else {
+        // The session is in the transaction from its first step on, also when the statement is
+        // killed meanwhile: its connection must not go back to the pool in it.
+        replicaTransaction.restartOn(connection, binding::transactionBegun, () -> {
+            if (stillRouting(command)) {
                 send(command, connection);
             }
-            return;
-        }
-        connection.sendOwnQuery(steps.next(), row -> { }, done -> {
-            if (!done.isError()) {
-                // Also when the statement was killed meanwhile: the session is in that transaction,
-                // and its connection must not go back to the pool in it.
-                binding.transactionBegun();
-                beginMovedTransaction(command, connection, steps);
-            } else if (phase == Phase.ENDED || routing != command) {
-                command.frame().release();
-            } else {
-                failCommand(command, done.errorCode(), done.sqlState(), "Sluice could not move the READ ONLY"
-                        + " transaction to " + connection.backend().name() + ": " + done.errorMessage());
+        }, failed -> {
+            if (stillRouting(command)) {
+                failCommand(command, failed.errorCode(), failed.sqlState(), "Sluice could not move the READ ONLY"
+                        + " transaction to " + connection.backend().name() + ": " + failed.errorMessage());
             }
         });
+    }
+
+    /** False, and the command's frame released, when the session ended or a KILL failed the command meanwhile. */
+    private boolean stillRouting(Command command) {
+        if (phase == Phase.ENDED || routing != command) {
+            command.frame().release();
+            return false;
+        }
+        return true;
     }
 
     private void acquire(Command command, Backend backend, Set<Backend> tried) {
