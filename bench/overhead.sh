@@ -44,6 +44,8 @@
 #   SLUICE_HOME [this repository]  SLUICE_TARGET [target-bench]: the build folder; the working
 #     tree is built there as it is (mvn package, only when sources are newer than the last build)
 #   PROXY_JAVA_OPTS []  extra JVM options for the proxy, e.g. "-Xmx1g"
+#   PROXY_YAML []  a config section added to the proxy's (not to the A/B modes' proxies), e.g. to
+#     profile split mode: PROXY_YAML='routing: {mode: split}' bench/overhead.sh --profile
 #   EVENT_LOOP_THREADS [^multiThreadIo]  regex for the event-loop threads' names (/proc/PID/task/*/comm),
 #     whose CPU is reported apart from the JVM's own threads (JIT compilers, GC)
 #   PROFILE_TIME [20, QUICK 8]  seconds of the --profile cells
@@ -212,6 +214,7 @@ backends:
     max_connections: $1
 limits:
   max_client_connections: $2
+${PROXY_YAML:-}
 EOF
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
   "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" \

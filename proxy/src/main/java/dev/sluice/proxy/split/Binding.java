@@ -137,10 +137,12 @@ final class Binding {
                 || route.keepForNext();
         // After an error too when a multi-statement or a procedure may have got partway first; a
         // single statement that failed made nothing.
-        if (!response.isError() || route.callsProcedure() || route.multiStatement()) {
-            route.pins().forEach(this::pin);
+        if (!route.pins().isEmpty() && (!response.isError() || route.callsProcedure() || route.multiStatement())) {
+            for (PinReason reason : route.pins()) {
+                pin(reason);
+            }
         }
-        if (!response.isError()) {
+        if (!response.isError() && !route.releases().isEmpty()) {
             pins.removeAll(route.releases());
         } else if (route.callsProcedure()) {
             // A procedure's error comes without the session-state report of what it did before.

@@ -95,6 +95,10 @@ public final class SessionVariables {
      * {@code current} is assigned; one set there and absent here goes back to DEFAULT.
      */
     public String variablesStatementFrom(SessionVariables current) {
+        if (variables.equals(current.variables)) {
+            // The common case, before every statement on a pooled connection: nothing to build.
+            return null;
+        }
         StringBuilder sql = new StringBuilder();
         for (String name : new TreeSet<>(union(current))) {
             String wanted = variables.get(name);

@@ -66,6 +66,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final StatementContext sql;
     private final long maxPacketSize;
     private LoginRequest login;
+    /** What the session asks its pools for: the login without a schema. */
+    private LoginRequest poolLogin;
     private final long sessionId;
     private java.util.Map<Object, Object> attributes;
     /**
@@ -369,7 +371,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                     "No backend available for this statement: " + primaryState());
             return;
         }
-        acquire(command, backend, new HashSet<>(avoid));
+        acquire(command, backend, avoid);
     }
 
     /**
@@ -434,13 +436,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         return true;
     }
 
-    private void acquire(Command command, Backend backend, Set<Backend> tried) {
-        tried.add(backend);
+    private void acquire(Command command, Backend backend, Set<Backend> avoid) {
         BackendPool pool = runtime.pool(backend);
-        // No schema at login: a replica may not have it yet; ConnectionSetup selects it, or reroutes.
-        LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
-                login.charset(), null);
-        Future<BackendConnection> acquired = pool.acquire(request, client.eventLoop());
+        if (poolLogin == null) {
+            // No schema: a replica may not have it yet; ConnectionSetup selects it, or reroutes.
+            poolLogin = new LoginRequest(login.user(), login.password(), login.responseShaping(), login.charset(), null);
+        }
+        Future<BackendConnection> acquired = pool.acquire(poolLogin, client.eventLoop());
         pendingAcquire = acquired;
         acquired.addListener(done -> {
             if (pendingAcquire == acquired) {
@@ -456,6 +458,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             }
             if (!done.isSuccess()) {
                 if (done.cause() instanceof BackendLoginException e && !e.refusedByServer()) {
+                    Set<Backend> tried = new HashSet<>(avoid);
+                    tried.add(backend);
                     Backend other = (backend.isPrimary() ? runtime.splitRouter().primary(tried)
                             : runtime.splitRouter().replica(tried).or(() -> runtime.splitRouter().primary(tried)))
                             .orElse(null);
@@ -810,6 +814,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         lastInsertId.reset();
         stateInitialised = false;
         login = new LoginRequest(user, password, login.responseShaping(), charset, schema);
+        poolLogin = null;
     }
 
     private void resetConnection(ByteBuf frame) {
