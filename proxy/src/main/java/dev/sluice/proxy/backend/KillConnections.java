@@ -19,30 +19,50 @@ public final class KillConnections {
     private record Key(EventLoop loop, Backend backend, String user) {
     }
 
-    private final Map<Key, BackendConnection> idle = new ConcurrentHashMap<>();
+    /**
+     * One stay in the map, equal only to itself (not a record): a timer ends this stay, not a
+     * later one of the same connection.
+     */
+    private static final class Kept {
+        private final BackendConnection connection;
+
+        Kept(BackendConnection connection) {
+            this.connection = connection;
+        }
+
+        BackendConnection connection() {
+            return connection;
+        }
+    }
+
+    private final Map<Key, Kept> idle = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /** A kept connection for a KILL on {@code loop} to {@code backend} as {@code user}, or null. */
     public BackendConnection take(EventLoop loop, Backend backend, String user) {
-        BackendConnection kept = idle.remove(new Key(loop, backend, user));
-        if (kept != null && !kept.isUsable()) {
-            kept.quit();
+        Kept kept = idle.remove(new Key(loop, backend, user));
+        if (kept == null) {
             return null;
         }
-        return kept;
+        if (!kept.connection().isUsable()) {
+            // Closed by the server (wait_timeout) while kept.
+            kept.connection().quit();
+            return null;
+        }
+        return kept.connection();
     }
 
     /** After its KILL was answered: kept for the next one, unless one is kept already. */
     public void giveBack(EventLoop loop, Backend backend, String user, BackendConnection connection) {
         connection.listener(null);
         Key key = new Key(loop, backend, user);
-        if (closed || !connection.isUsable() || idle.putIfAbsent(key, connection) != null) {
+        Kept kept = new Kept(connection);
+        if (closed || !connection.isUsable() || idle.putIfAbsent(key, kept) != null) {
             connection.quit();
             return;
         }
-        connection.channel().closeFuture().addListener(done -> idle.remove(key, connection));
         loop.schedule(() -> {
-            if (idle.remove(key, connection)) {
+            if (idle.remove(key, kept)) {
                 connection.quit();
             }
         }, KEEP_SECONDS, TimeUnit.SECONDS);
@@ -51,7 +71,7 @@ public final class KillConnections {
     /** At shutdown. */
     public void closeAll() {
         closed = true;
-        idle.values().forEach(c -> c.channel().eventLoop().execute(c::quit));
+        idle.values().forEach(k -> k.connection().channel().eventLoop().execute(k.connection()::quit));
         idle.clear();
     }
 }
