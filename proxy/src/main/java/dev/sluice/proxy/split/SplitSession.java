@@ -79,6 +79,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private Backend currentBackend;
     private final ReadYourWrites readYourWrites;
     private final LastInsertId lastInsertId = new LastInsertId();
+    private final CarriedError carriedError = new CarriedError();
     private final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
     private final ReadBacks readBacks;
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
@@ -347,7 +348,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                     commitReplicaTransaction(command, avoid, !commitsFirst);
                     return;
                 }
-            } else if (route.write() && !binding.releaseUnlessTied()) {
+            } else if (route.write() && binding.releaseUnlessTied()) {
+                if (route.readsLastConnection()) {
+                    carriedError.carryOver();
+                }
+            } else if (route.write()) {
                 // State made where a routing hint or rule sent a statement ties the session to this
                 // replica: say so, rather than relay the replica's "running with the --read-only option".
                 routing = null;
@@ -380,8 +385,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
      */
     private void refuseInReadOnlyTransaction(Command command) {
         String message = "Cannot execute statement in a READ ONLY transaction";
-        binding.connection().sendOwnQuery("SIGNAL SQLSTATE '25006' SET MYSQL_ERRNO = " + Replies.READ_ONLY_TRANSACTION
-                + ", MESSAGE_TEXT = '" + message + "'", row -> { }, done -> {
+        binding.connection().sendOwnQuery(CarriedError.signal("25006", Replies.READ_ONLY_TRANSACTION, message),
+                row -> { }, done -> {
             if (stillRouting(command)) {
                 routing = null;
                 binding.afterResponse(command.code(), RoutedStatement.PRIMARY, done, false);
@@ -497,7 +502,14 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         ConnectionSetup.Outcome outcome = new ConnectionSetup.Outcome() {
             @Override
             public void ready() {
-                if (readOnlyTransactionMoves) {
+                String signal = carriedError.takeSignal();
+                if (signal != null) {
+                    connection.sendOwnQuery(signal, row -> { }, raised -> {
+                        if (stillRouting(command)) {
+                            ready();
+                        }
+                    });
+                } else if (readOnlyTransactionMoves) {
                     beginMovedTransaction(command, connection);
                 } else {
                     send(command, connection);
@@ -645,6 +657,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
                 && statements.registerPrepared(command.frame(), command.route(), response, binding.connection()) != null;
         binding.afterResponse(command.code(), command.route(), response, prepared);
         lastInsertId.afterResponse(command.route(), response, binding.holdCount());
+        carriedError.afterResponse(response, currentBackend != null && !currentBackend.isPrimary());
         replicaTransaction.afterStatement(binding.inTransaction() && currentBackend != null && !currentBackend.isPrimary(),
                 command.route(), command.route().savepoint() && command.code() == Commands.COM_QUERY
                         ? queryText(command.frame()) : null, response.isError());
@@ -812,6 +825,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         statements.closeAll();
         desired.reset(schema);
         lastInsertId.reset();
+        carriedError.reset();
         stateInitialised = false;
         login = new LoginRequest(user, password, login.responseShaping(), charset, schema);
         poolLogin = null;
@@ -821,6 +835,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         binding.clearPins();
         statements.closeAll();
         lastInsertId.reset();
+        carriedError.reset();
         BackendConnection bound = binding.connection();
         desired.reset(desired.schema());
         if (stateInitialised && bound != null) {

@@ -134,6 +134,36 @@ class LastStatementDiagnosticsIT {
         }
     }
 
+    /**
+     * GET DIAGNOSTICS into user variables must run on the primary (the variables stay there for the
+     * session's writes), yet read what the read before it left on a replica's connection.
+     */
+    @Test
+    void diagnosticsIntoUserVariablesAfterAReadThatFailed() throws SQLException {
+        List<String> direct = errorThenDiagnostics(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")));
+        List<String> proxied = errorThenDiagnostics(ProxyFixture.connect(proxy, "sluice_test", ""));
+        assertThat(direct).containsExactly("error 1146", "1146 | 42S02 | Table 'sluice_test.diagnostics_missing' doesn't exist", "1");
+        assertThat(proxied).isEqualTo(direct);
+    }
+
+    private static List<String> errorThenDiagnostics(Connection connection) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement()) {
+            List<String> rows = new ArrayList<>();
+            try {
+                s.executeQuery("SELECT * FROM diagnostics_missing").close();
+            } catch (SQLException e) {
+                rows.add("error " + e.getErrorCode());
+            }
+            s.execute("GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO, @state = RETURNED_SQLSTATE, @text = MESSAGE_TEXT");
+            try (ResultSet rs = s.executeQuery("SELECT @errno, @state, @text")) {
+                rs.next();
+                rows.add(rs.getString(1) + " | " + rs.getString(2) + " | " + rs.getString(3));
+            }
+            rows.add(String.valueOf(s.executeUpdate("UPDATE diagnostics SET v = v WHERE k = @errno - 1145")));
+            return rows;
+        }
+    }
+
     private static void assertSameAsDirect(String first, String second) throws SQLException {
         assertSameAsDirect(List.of(), first, second);
     }

@@ -1,0 +1,58 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.response.Response;
+
+/**
+ * The error a statement left on a replica's connection, for a next statement that reads it (GET
+ * DIAGNOSTICS ... INTO a user variable) but must run on the primary, where the variable can stay:
+ * the primary raises the same error first (SIGNAL), so what the statement reads there is what it
+ * would have read on one connection. Warnings are not carried: SIGNAL raises only one condition.
+ */
+final class CarriedError {
+
+    /** MariaDB's longest MESSAGE_TEXT of a SIGNAL, in characters. */
+    private static final int MESSAGE_TEXT_MAX = 512;
+
+    private int code;
+    private String sqlState;
+    private String message;
+    private boolean carried;
+
+    /** What the statement that just ended left; an error that the server raised, or nothing. */
+    void afterResponse(Response response, boolean onReplica) {
+        carried = false;
+        if (onReplica && response.isError() && response.sqlState() != null && !response.sqlState().startsWith("00")) {
+            code = response.errorCode();
+            sqlState = response.sqlState();
+            message = response.errorMessage();
+        } else {
+            message = null;
+        }
+    }
+
+    /** The next statement leaves the connection that has the error: it goes along, if there is one. */
+    void carryOver() {
+        carried = message != null;
+    }
+
+    /** The SIGNAL to run just before the statement, once, or null when nothing is carried. */
+    String takeSignal() {
+        if (!carried) {
+            return null;
+        }
+        carried = false;
+        return signal(sqlState, code, message);
+    }
+
+    void reset() {
+        carried = false;
+        message = null;
+    }
+
+    /** A SIGNAL that raises the error {@code code} with {@code message}, as the server itself would. */
+    static String signal(String sqlState, int code, String message) {
+        String text = message.length() > MESSAGE_TEXT_MAX ? message.substring(0, MESSAGE_TEXT_MAX) : message;
+        return "SIGNAL SQLSTATE '" + sqlState + "' SET MYSQL_ERRNO = " + code + ", MESSAGE_TEXT = '"
+                + text.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+}
