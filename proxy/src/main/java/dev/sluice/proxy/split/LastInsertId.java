@@ -8,8 +8,10 @@ import dev.sluice.protocol.response.Response;
  * session's value is kept from the OKs of its statements and set on the connection before a
  * statement that reads it, unless that connection is the one that produced it, held since.
  *
- * <p>The OK of an insert that gave its auto-increment column an explicit value reports that value
- * while LAST_INSERT_ID() keeps the old one; the proxy takes the reported value, as ProxySQL does.
+ * <p>The OK of an insert that gave its auto-increment column an explicit value (or of an ON
+ * DUPLICATE KEY UPDATE that updated a row) reports that row's id while LAST_INSERT_ID() keeps the
+ * old one; the proxy takes the reported value, as ProxySQL does, unless the connection already had
+ * the session's value: then what the connection says is the session's.
  */
 final class LastInsertId {
 
@@ -28,7 +30,12 @@ final class LastInsertId {
     void afterResponse(RoutedStatement route, Response response, long holdCount) {
         if (response.lastInsertId() > 0) {
             value = response.lastInsertId();
-            heldAt = holdCount;
+            // A generated id is on the connection now; an explicit one, or the id of the row an ON
+            // DUPLICATE KEY UPDATE updated, is not: the connection keeps what it had, which is the
+            // session's only if it already held the session's value. Else it may be another session's.
+            if (heldAt != holdCount) {
+                heldAt = NONE;
+            }
         } else if (!response.isError() && route.pins().contains(PinReason.LAST_INSERT_ID)) {
             // LAST_INSERT_ID(expr): the value is in a result the proxy does not read, but the session is
             // pinned to the connection that has it.

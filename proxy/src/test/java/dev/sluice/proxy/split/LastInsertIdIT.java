@@ -78,6 +78,26 @@ class LastInsertIdIT {
         }
     }
 
+    /**
+     * An ON DUPLICATE KEY UPDATE that updates a row reports the row's id but leaves the
+     * connection's LAST_INSERT_ID() as it was: on the shared connection, another session's.
+     */
+    @Test
+    void anUpsertThatUpdatesNeverShowsAnotherSessionsId() throws SQLException {
+        try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sa = a.createStatement();
+             Connection b = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sb = b.createStatement()) {
+            sb.executeUpdate("INSERT INTO insert_ids (v) VALUES (4)");
+            long existing = one(sb, "SELECT LAST_INSERT_ID()");
+            sa.executeUpdate("INSERT INTO insert_ids (v) VALUES (5)");
+            long others = one(sa, "SELECT LAST_INSERT_ID()");
+            try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (" + existing + ", 6) ON DUPLICATE KEY UPDATE v = v + 1");
+                assertThat(one(s, "SELECT LAST_INSERT_ID()")).as("not the id session a's insert left on the connection")
+                        .isNotEqualTo(others).isEqualTo(existing);
+            }
+        }
+    }
+
     @Test
     void aResetSessionStartsFromZero() throws SQLException {
         try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = a.createStatement()) {
