@@ -3,6 +3,7 @@ package dev.sluice.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.LimitsConfig;
+import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TimeoutsConfig;
 import java.time.Duration;
@@ -30,9 +31,11 @@ class BadInputIT {
     private static final int MAX_PACKET = 1 << 20;
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(2);
     private static ProxyServer proxy;
+    private static MariaDbCluster cluster;
 
     @BeforeAll
-    static void start(MariaDbCluster cluster) {
+    static void start(MariaDbCluster shared) {
+        cluster = shared;
         SluiceConfig config = ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary())));
         LimitsConfig limits = new LimitsConfig(100, 100, false, MAX_PACKET);
         TimeoutsConfig defaults = TimeoutsConfig.defaults();
@@ -174,14 +177,24 @@ class BadInputIT {
         });
     }
 
+    /** Refused as the server refuses an unknown command: an ERR, and the session goes on, in both modes. */
     @Test
     void replicationCommandsAreRefused() throws Exception {
-        try (RawClient client = new RawClient(proxy.port())) {
-            assertThat(client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD).header()).isZero();
-            client.send(0, new byte[] {0x12, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0});
-            RawClient.RawPacket reply = client.read();
-            assertThat(reply.errorCode()).isEqualTo(1047);
-            assertThat(reply.errorMessage()).contains("COM_BINLOG_DUMP");
+        ProxyServer split = ProxyFixture.start(ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary())))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN)));
+        try {
+            for (ProxyServer target : List.of(proxy, split)) {
+                try (RawClient client = new RawClient(target.port())) {
+                    assertThat(client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD).header()).isZero();
+                    client.send(0, new byte[] {0x12, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0});
+                    RawClient.RawPacket reply = client.read();
+                    assertThat(reply.errorCode()).isEqualTo(1047);
+                    assertThat(reply.errorMessage()).contains("COM_BINLOG_DUMP");
+                    assertThat(client.query("SELECT 1").header()).as("a result set's column count").isEqualTo(1);
+                }
+            }
+        } finally {
+            split.close();
         }
     }
 

@@ -16,7 +16,7 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
-import dev.sluice.proxy.frontend.Replies;
+import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;

@@ -1,4 +1,4 @@
-package dev.sluice.proxy.frontend;
+package dev.sluice.proxy.command;
 
 import dev.sluice.protocol.packet.ClientPacket;
 import dev.sluice.protocol.packet.ErrPacket;

@@ -11,8 +11,10 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.kill.KillCommand;
-import dev.sluice.proxy.kill.KillResult;
+import dev.sluice.proxy.command.ClientCommand;
+import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.ProxyIds;
 import dev.sluice.proxy.observe.StatementContext;
@@ -77,15 +79,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
      */
     private boolean changedUser;
     /**
-     * A KILL the proxy runs itself is under way: commands after it wait in {@link #held}, so
-     * responses keep their order; its answer waits in {@link #killAnswer} for earlier responses.
+     * The proxy answers a command itself (a KILL it runs, a command it refuses): commands after it
+     * wait in {@link #held}, so responses keep their order; its answer waits in {@link #ownAnswer}
+     * for the responses to the commands before it.
      */
-    private boolean killing;
-    private KillResult killAnswer;
+    private boolean answering;
+    private OwnAnswer ownAnswer;
     /** The transaction and autocommit flags of the last response, for the OK the proxy sends itself. */
     private int status = ServerStatus.AUTOCOMMIT;
     private final java.util.ArrayDeque<ByteBuf> held = new java.util.ArrayDeque<>();
-    private ChannelHandlerContext killCtx;
+    private ChannelHandlerContext answerCtx;
 
     public ClientSession(ProxyRuntime runtime, Channel client, BackendConnection backend, BackendPool pool) {
         this(runtime, client, backend, pool, -1, (String) null);
@@ -190,7 +193,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             frame.release();
             return;
         }
-        if (killing) {
+        if (answering) {
             held.addLast(frame);
             return;
         }
@@ -214,7 +217,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         }
         if (length == 0) {
             frame.release();
-            reply(ctx, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: empty command");
+            reply(ctx, Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.EMPTY);
             return;
         }
         commandSize = length;
@@ -224,18 +227,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             return;
         }
         int command = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
-        switch (command) {
-            case Commands.COM_QUIT -> {
+        switch (ClientCommand.of(command)) {
+            case QUIT -> {
                 frame.release();
                 quit(ctx);
             }
-            case Commands.COM_BINLOG_DUMP, Commands.COM_BINLOG_DUMP_GTID, Commands.COM_REGISTER_SLAVE,
-                 Commands.COM_TABLE_DUMP, Commands.COM_CONNECT_OUT, Commands.COM_DAEMON -> {
+            case REFUSED -> {
                 frame.release();
-                reply(ctx, Replies.UNKNOWN_COMMAND, "08S01",
-                        "Sluice does not relay " + Commands.name(command) + " (replication needs a direct connection)");
+                answerItself(ctx, OwnAnswer.error(Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.refusal(command)));
             }
-            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> {
+            case SQL -> {
                 if (connectionId >= 0) {
                     withProxyId(ctx, frame, command);
                 } else {
@@ -261,34 +262,43 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             return;
         }
         statement.release();
-        killing = true;
-        killCtx = ctx;
+        answering = true;
+        answerCtx = ctx;
         client.config().setAutoRead(false);
         KillCommand.run(runtime, this, kill, answer -> {
-            killAnswer = answer;
-            answerKill();
+            ownAnswer = answer;
+            sendOwnAnswer();
         });
     }
 
-    /** Sends the KILL's answer once the responses to the commands before it are out, then goes on with the next. */
-    private void answerKill() {
-        if (killAnswer == null || pending > 0 || ended) {
+    /** The proxy answers this command, once the responses to the commands before it are out. */
+    private void answerItself(ChannelHandlerContext ctx, OwnAnswer answer) {
+        answering = true;
+        answerCtx = ctx;
+        client.config().setAutoRead(false);
+        ownAnswer = answer;
+        sendOwnAnswer();
+    }
+
+    /** Sends the proxy's own answer once the responses to the commands before it are out, then goes on with the next. */
+    private void sendOwnAnswer() {
+        if (ownAnswer == null || pending > 0 || ended) {
             return;
         }
-        KillResult answer = killAnswer;
-        killAnswer = null;
-        killing = false;
+        OwnAnswer answer = ownAnswer;
+        ownAnswer = null;
+        answering = false;
         if (answer.endsSession()) {
-            reply(killCtx, answer.errorCode(), answer.sqlState(), answer.message());
+            reply(answerCtx, answer.errorCode(), answer.sqlState(), answer.message());
             return;
         }
         client.writeAndFlush(answer.ok() ? Replies.ok(client.alloc(), 1, status)
                 : Replies.err(client.alloc(), 1, answer.errorCode(), answer.sqlState(), answer.message()));
-        while (!killing && !ended && !held.isEmpty()) {
-            channelRead(killCtx, held.pollFirst());
+        while (!answering && !ended && !held.isEmpty()) {
+            channelRead(answerCtx, held.pollFirst());
         }
         backend.flush();
-        if (!killing && !ended) {
+        if (!answering && !ended) {
             client.config().setAutoRead(true);
         }
     }
@@ -363,8 +373,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (response.statusKnown()) {
             status = response.status() & (ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT);
         }
-        if (killAnswer != null) {
-            answerKill();
+        if (ownAnswer != null) {
+            sendOwnAnswer();
         }
         if (pending == 0 && runtime.shuttingDown()) {
             client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
@@ -454,8 +464,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private void tooLarge(ChannelHandlerContext ctx) {
         // Part of the command already reached the backend, so its connection cannot be reused.
         continuation = true;
-        reply(ctx, Replies.PACKET_TOO_LARGE, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes ("
-                + maxPacketSize + ")");
+        reply(ctx, Replies.PACKET_TOO_LARGE, "08S01", ClientCommand.tooLarge(maxPacketSize));
     }
 
     private void quit(ChannelHandlerContext ctx) {

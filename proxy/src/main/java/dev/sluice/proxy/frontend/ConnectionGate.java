@@ -1,6 +1,7 @@
 package dev.sluice.proxy.frontend;
 
 import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.command.Replies;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -15,6 +15,7 @@ import dev.sluice.proxy.backend.BackendIdentity;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.CapabilityPolicy;
+import dev.sluice.proxy.command.Replies;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

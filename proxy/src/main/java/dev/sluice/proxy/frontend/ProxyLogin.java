@@ -19,6 +19,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.split.SplitSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

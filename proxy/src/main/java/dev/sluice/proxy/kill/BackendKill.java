@@ -9,6 +9,7 @@ import dev.sluice.proxy.backend.KillConnections;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.OwnCommands;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.command.OwnAnswer;
 import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
@@ -26,21 +27,21 @@ import java.util.function.Consumer;
 final class BackendKill implements ResponseListener {
 
     private final BackendConnection target;
-    private final Consumer<KillResult> done;
+    private final Consumer<OwnAnswer> done;
     private boolean finished;
 
-    private BackendKill(BackendConnection target, Consumer<KillResult> done) {
+    private BackendKill(BackendConnection target, Consumer<OwnAnswer> done) {
         this.target = target;
         this.done = done;
     }
 
     /** Called on the target connection's event loop; {@code done} is called there too. */
     static void send(ProxyRuntime runtime, BackendConnection target, LoginRequest login, String modifier,
-                     Consumer<KillResult> done) {
+                     Consumer<OwnAnswer> done) {
         BackendKill kill = new BackendKill(target, done);
         if (target.threadId() < 0) {
             // A greeting without a thread id: nothing to name.
-            kill.finish(KillResult.OK);
+            kill.finish(OwnAnswer.OK);
             return;
         }
         String sql = "KILL " + modifier + "QUERY " + target.threadId();
@@ -56,8 +57,8 @@ final class BackendKill implements ResponseListener {
         runtime.connector().connect(target.backend(), request, loop).addListener(connected -> {
             if (!connected.isSuccess()) {
                 kill.finish(connected.cause() instanceof BackendLoginException e
-                        ? KillResult.error(e.errorCode(), e.sqlState(), e.getMessage())
-                        : KillResult.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
+                        ? OwnAnswer.error(e.errorCode(), e.sqlState(), e.getMessage())
+                        : OwnAnswer.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
                                 "No connection to backend " + target.backend().name() + " to kill the query on: "
                                         + connected.cause()));
                 return;
@@ -77,12 +78,12 @@ final class BackendKill implements ResponseListener {
     private void onAnswer(Response response) {
         // 1094: the statement ended and its connection closed meanwhile; the kill has nothing left to do.
         finish(response.isError() && response.errorCode() != KillCommand.NO_SUCH_THREAD
-                ? KillResult.error(response.errorCode(), response.sqlState() == null ? "HY000" : response.sqlState(),
+                ? OwnAnswer.error(response.errorCode(), response.sqlState() == null ? "HY000" : response.sqlState(),
                         response.errorMessage())
-                : KillResult.OK);
+                : OwnAnswer.OK);
     }
 
-    private void finish(KillResult result) {
+    private void finish(OwnAnswer result) {
         if (finished) {
             return;
         }
@@ -93,7 +94,7 @@ final class BackendKill implements ResponseListener {
 
     @Override
     public void onBackendLost(String reason) {
-        finish(KillResult.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01", "Lost connection to backend "
+        finish(OwnAnswer.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01", "Lost connection to backend "
                 + target.backend().name() + " while killing the query: " + reason));
     }
 

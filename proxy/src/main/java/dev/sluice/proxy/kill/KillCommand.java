@@ -2,7 +2,8 @@ package dev.sluice.proxy.kill;
 
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.BackendConnection;
-import dev.sluice.proxy.frontend.Replies;
+import dev.sluice.proxy.command.OwnAnswer;
+import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.sql.KillStatement;
 import io.netty.channel.EventLoop;
 import java.util.Objects;
@@ -31,9 +32,9 @@ public final class KillCommand {
     private final KillableSession killer;
     private final EventLoop killerLoop;
     private final KillStatement kill;
-    private final Consumer<KillResult> done;
+    private final Consumer<OwnAnswer> done;
 
-    private KillCommand(ProxyRuntime runtime, KillableSession killer, KillStatement kill, Consumer<KillResult> done) {
+    private KillCommand(ProxyRuntime runtime, KillableSession killer, KillStatement kill, Consumer<OwnAnswer> done) {
         this.runtime = runtime;
         this.killer = killer;
         this.killerLoop = killer.eventLoop();
@@ -46,19 +47,19 @@ public final class KillCommand {
      * {@code done} gets the answer (at once, or once the target's loop and backend have acted).
      */
     public static void run(ProxyRuntime runtime, KillableSession killer, KillStatement kill,
-                           Consumer<KillResult> done) {
+                           Consumer<OwnAnswer> done) {
         new KillCommand(runtime, killer, kill, done).start();
     }
 
     private void start() {
         switch (kill.form()) {
             case EXPRESSION -> {
-                answer(KillResult.error(NOT_SUPPORTED, "42000", "Sluice gives clients its own thread ids and kills"
+                answer(OwnAnswer.error(NOT_SUPPORTED, "42000", "Sluice gives clients its own thread ids and kills"
                         + " only a thread id written as a number (KILL [QUERY] 42)"));
                 return;
             }
             case AMONG_OTHERS -> {
-                answer(KillResult.error(NOT_SUPPORTED, "42000", "Sluice gives clients its own thread ids and runs"
+                answer(OwnAnswer.error(NOT_SUPPORTED, "42000", "Sluice gives clients its own thread ids and runs"
                         + " KILL only as a statement on its own, not among others in one query"));
                 return;
             }
@@ -67,11 +68,11 @@ public final class KillCommand {
         }
         KillableSession target = runtime.session(kill.threadId()).orElse(null);
         if (target == null) {
-            answer(KillResult.error(NO_SUCH_THREAD, "HY000", "Unknown thread id: " + kill.threadId()));
+            answer(OwnAnswer.error(NO_SUCH_THREAD, "HY000", "Unknown thread id: " + kill.threadId()));
         } else if (target == killer) {
             answer(kill.query()
-                    ? KillResult.error(Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted")
-                    : new KillResult(Replies.CONNECTION_KILLED, "70100", "Connection was killed", true));
+                    ? OwnAnswer.error(Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted")
+                    : new OwnAnswer(Replies.CONNECTION_KILLED, "70100", "Connection was killed", true));
         } else {
             String user = killer.user();
             target.eventLoop().execute(() -> onTargetLoop(target, user));
@@ -80,7 +81,7 @@ public final class KillCommand {
 
     private void onTargetLoop(KillableSession target, String user) {
         if (!Objects.equals(target.user(), user)) {
-            answer(KillResult.error(NOT_OWNER, "HY000", "You are not owner of thread " + kill.threadId()));
+            answer(OwnAnswer.error(NOT_OWNER, "HY000", "You are not owner of thread " + kill.threadId()));
             return;
         }
         BackendConnection running = target.statementConnection();
@@ -94,13 +95,13 @@ public final class KillCommand {
             target.endKilled();
         }
         if (running == null) {
-            answer(KillResult.OK);
+            answer(OwnAnswer.OK);
             return;
         }
         BackendKill.send(runtime, running, target.login(), kill.modifier(), this::answer);
     }
 
-    private void answer(KillResult result) {
+    private void answer(OwnAnswer result) {
         if (killerLoop.inEventLoop()) {
             done.accept(result);
         } else {

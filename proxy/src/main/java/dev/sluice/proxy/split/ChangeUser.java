@@ -11,7 +11,7 @@ import dev.sluice.protocol.packet.ComChangeUser;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.proxy.frontend.AuthWork;
-import dev.sluice.proxy.frontend.Replies;
+import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;

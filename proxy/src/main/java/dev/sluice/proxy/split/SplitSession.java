@@ -14,7 +14,8 @@ import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
-import dev.sluice.proxy.frontend.Replies;
+import dev.sluice.proxy.command.ClientCommand;
+import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.kill.KillCommand;
 import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.ProxyIds;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * <p>Commands are handled one at a time: frames that arrive while one is in progress wait in a
  * queue (and the client is not read meanwhile), which keeps pipelining clients correct.
  */
-public final class SplitSession extends ChannelInboundHandlerAdapter implements ResponseListener, KillableSession {
+public final class SplitSession extends ChannelInboundHandlerAdapter
+        implements ResponseListener, KillableSession, ChangeUserFlow.Session {
 
     private static final Logger log = LoggerFactory.getLogger(SplitSession.class);
 
@@ -84,9 +86,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     private final ReadBacks readBacks;
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     private long previousStatementHold = -1;
-    private final byte[] seed;
-    private final boolean secure;
-    private ChangeUser changingUser;
+    private final ChangeUserFlow changeUser;
     /** The statement in flight was already retried once after its replica died. */
     private boolean retried;
     /** The pool's answer this session's statement waits for, if it waits. */
@@ -116,8 +116,6 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     public SplitSession(ProxyRuntime runtime, Channel client, long clientCapabilities, LoginRequest login,
                         String schema, long sessionId, byte[] seed, boolean secure) {
         this.sessionId = sessionId;
-        this.seed = seed.clone();
-        this.secure = secure;
         this.runtime = runtime;
         this.client = client;
         this.clientCapabilities = clientCapabilities;
@@ -127,6 +125,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
         this.readYourWrites = new ReadYourWrites(runtime.config().routing());
         this.readBacks = new ReadBacks(desired, readYourWrites);
+        this.changeUser = new ChangeUserFlow(runtime, client, clientCapabilities, seed, secure, this);
         runtime.registerSession(sessionId, this);
         runtime.observer().onSessionStart(this);
     }
@@ -188,22 +187,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             return;
         }
         if (phase == Phase.CHANGING_USER) {
-            try {
-                ChangeUser change = changingUser;
-                boolean offLoop = change.nextOffLoop(frame, client, progress -> {
-                    if (progress != null && phase == Phase.CHANGING_USER && changingUser == change) {
-                        client.config().setAutoRead(true);
-                        afterChangeUserStep(progress);
-                    }
-                });
-                if (offLoop) {
-                    client.config().setAutoRead(false);
-                } else {
-                    afterChangeUserStep(change.next(frame, client));
-                }
-            } finally {
-                frame.release();
-            }
+            changeUser.read(frame);
             return;
         }
         queue.add(frame);
@@ -226,7 +210,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         while (phase == Phase.IDLE && !queue.isEmpty()) {
             long length = queue.firstLength(maxPacketSize);
             if (length > maxPacketSize) {
-                end(1, 1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes");
+                end(1, Replies.PACKET_TOO_LARGE, "08S01", ClientCommand.tooLarge(maxPacketSize));
                 return;
             }
             if (length < 0) {
@@ -235,7 +219,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
             ByteBuf frame = queue.takeFirst(client.alloc());
             if (length == 0) {
                 frame.release();
-                end(1, 1047, "08S01", "Malformed packet: empty command");
+                end(1, Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.EMPTY);
                 return;
             }
             start(frame);
@@ -247,37 +231,37 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     private void start(ByteBuf frame) {
         int code = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
-        switch (code) {
-            case Commands.COM_QUIT -> {
+        switch (ClientCommand.of(code)) {
+            case QUIT -> {
                 frame.release();
                 phase = Phase.ENDED;
                 client.close();
             }
-            case Commands.COM_PING -> {
+            case PING -> {
                 frame.release();
                 replyOk();
             }
-            case Commands.COM_BINLOG_DUMP, Commands.COM_BINLOG_DUMP_GTID, Commands.COM_REGISTER_SLAVE,
-                 Commands.COM_TABLE_DUMP, Commands.COM_CONNECT_OUT, Commands.COM_DAEMON -> {
+            case REFUSED -> {
                 frame.release();
-                replyErr(1047, "08S01", "Sluice does not relay " + Commands.name(code)
-                        + " (replication needs a direct connection)");
+                replyErr(Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.refusal(code));
             }
-            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> withProxyId(code, frame);
-            case Commands.COM_STMT_EXECUTE, Commands.COM_STMT_FETCH, Commands.COM_STMT_SEND_LONG_DATA,
-                 Commands.COM_STMT_RESET -> statementCommand(code, frame);
-            case Commands.COM_STMT_CLOSE -> {
+            case SQL -> withProxyId(code, frame);
+            case PREPARED_STATEMENT -> statementCommand(code, frame);
+            case STATEMENT_CLOSE -> {
                 statements.close(frame);
                 frame.release();
                 next();
             }
-            case Commands.COM_RESET_CONNECTION -> resetConnection(frame);
-            case Commands.COM_CHANGE_USER -> changeUser(frame);
-            case Commands.COM_SET_OPTION -> {
+            case RESET_CONNECTION -> resetConnection(frame);
+            case CHANGE_USER -> {
+                phase = Phase.CHANGING_USER;
+                changeUser.start(frame);
+            }
+            case SET_OPTION -> {
                 binding.pin(PinReason.SET_OPTION);
                 route(new Command(code, frame, RoutedStatement.PRIMARY, null));
             }
-            default -> route(new Command(code, frame, RoutedStatement.PRIMARY, null));
+            case OTHER -> route(new Command(code, frame, RoutedStatement.PRIMARY, null));
         }
     }
 
@@ -737,90 +721,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
 
     // ---- the proxy's own answers ----
 
-    private void changeUser(ByteBuf frame) {
-        try {
-            String host = client.remoteAddress() instanceof java.net.InetSocketAddress address && address.getAddress() != null
-                    ? address.getAddress().getHostAddress() : "unknown";
-            changingUser = ChangeUser.start(runtime, frame, clientCapabilities, seed, host, secure);
-            phase = Phase.CHANGING_USER;
-            afterChangeUserStep(changingUser.first(client));
-        } catch (dev.sluice.protocol.ProtocolException e) {
-            end(1, 1047, "08S01", "Malformed COM_CHANGE_USER: " + e.getMessage());
-        } finally {
-            frame.release();
-        }
-    }
-
-    private void afterChangeUserStep(ChangeUser.Progress progress) {
-        switch (progress) {
-            case WAITING -> {
-            }
-            case ACCEPTED -> {
-                String database = changingUser.request().database();
-                if (database == null || database.isEmpty()) {
-                    changedUser(changingUser, null);
-                } else {
-                    checkDatabase(changingUser, database);
-                }
-            }
-            case REJECTED -> {
-                changingUser = null;
-                phase = Phase.ENDED;
-            }
-        }
-    }
-
-    /**
-     * The server refuses a change of user to a database that does not exist or that the account
-     * may not use: a connection of the new account on the primary tries to select it first.
-     */
-    private void checkDatabase(ChangeUser change, String database) {
-        Backend primary = runtime.splitRouter().primary(Set.of()).orElse(null);
-        if (primary == null) {
-            // Nowhere to check: the first statement selects it, or says the backend is down.
-            changedUser(change, null);
-            return;
-        }
-        BackendPool pool = runtime.pool(primary);
-        LoginRequest request = new LoginRequest(change.account().name(),
-                change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8), login.responseShaping(),
-                login.charset(), database);
-        pool.acquire(request, client.eventLoop()).addListener(done -> {
-            if (done.isSuccess()) {
-                pool.releaseTracked((BackendConnection) done.getNow());
-            }
-            if (phase != Phase.CHANGING_USER || changingUser != change) {
-                return;
-            }
-            changedUser(change, done.isSuccess() ? null : done.cause());
-        });
-    }
-
-    /** Ends a change of user: the session becomes the new account, or stays as it was when the server refused. */
-    private void changedUser(ChangeUser change, Throwable failure) {
-        changingUser = null;
-        if (failure instanceof BackendLoginException e && e.refusedByServer()) {
-            // The server resets the session before it checks the new account, and gives the old
-            // account and schema back when the check fails: the session starts over as itself.
-            startOver(login.user(), login.password(), desired.schema(), change.request().characterSet() > 0
-                    ? change.request().characterSet() : login.charset());
-            change.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
-        } else {
-            becomeUser(change);
-            change.sendOk(client);
-        }
-        phase = Phase.IDLE;
-        next();
-    }
-
-    /** The session starts over as another account: nothing of the old one's state survives. */
-    private void becomeUser(ChangeUser change) {
-        var request = change.request();
-        startOver(change.account().name(), change.account().password().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                request.database(), request.characterSet() > 0 ? request.characterSet() : login.charset());
-    }
-
-    private void startOver(String user, byte[] password, String schema, int charset) {
+    @Override
+    public void startOver(String user, byte[] password, String schema, int charset) {
         binding.releaseForGood();
         statements.closeAll();
         desired.reset(schema);
@@ -829,6 +731,21 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
         stateInitialised = false;
         login = new LoginRequest(user, password, login.responseShaping(), charset, schema);
         poolLogin = null;
+    }
+
+    @Override
+    public void changeDone() {
+        phase = Phase.IDLE;
+        next();
+    }
+
+    @Override
+    public void changeEnded(int sequenceId, int code, String sqlState, String message) {
+        if (sequenceId < 0) {
+            phase = Phase.ENDED;
+        } else {
+            end(sequenceId, code, sqlState, message);
+        }
     }
 
     private void resetConnection(ByteBuf frame) {
@@ -916,6 +833,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter implements 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         phase = Phase.ENDED;
+        changeUser.abandon();
         cancelPendingAcquire();
         runtime.unregisterSession(sessionId, this);
         runtime.observer().onSessionEnd(this);

@@ -1,0 +1,163 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.ProtocolException;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.LoginRequest;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+/**
+ * A split session's COM_CHANGE_USER from its first packet to its OK or ERR: the auth exchange with
+ * the client ({@link ChangeUser}), then, when the new account names a database, a check of it on
+ * the primary. The session reads no command meanwhile; every frame goes to {@link #read}.
+ */
+final class ChangeUserFlow {
+
+    /** What the flow asks of its session. */
+    interface Session {
+        LoginRequest login();
+
+        String schema();
+
+        /** The session starts over as {@code user}: nothing of the old state survives. */
+        void startOver(String user, byte[] password, String schema, int charset);
+
+        /** The exchange ended with an OK or ERR sent: the session takes commands again. */
+        void changeDone();
+
+        /** The client was refused and the connection closes, or its packet was malformed. */
+        void changeEnded(int sequenceId, int code, String sqlState, String message);
+    }
+
+    private final ProxyRuntime runtime;
+    private final Channel client;
+    private final long clientCapabilities;
+    private final byte[] seed;
+    private final boolean secure;
+    private final Session session;
+    private ChangeUser change;
+
+    ChangeUserFlow(ProxyRuntime runtime, Channel client, long clientCapabilities, byte[] seed, boolean secure,
+                   Session session) {
+        this.runtime = runtime;
+        this.client = client;
+        this.clientCapabilities = clientCapabilities;
+        this.seed = seed.clone();
+        this.secure = secure;
+        this.session = session;
+    }
+
+    boolean active() {
+        return change != null;
+    }
+
+    /** The COM_CHANGE_USER packet, released here. */
+    void start(ByteBuf frame) {
+        try {
+            String host = client.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
+                    ? address.getAddress().getHostAddress() : "unknown";
+            change = ChangeUser.start(runtime, frame, clientCapabilities, seed, host, secure);
+            afterStep(change, change.first(client));
+        } catch (ProtocolException e) {
+            change = null;
+            session.changeEnded(1, 1047, "08S01", "Malformed COM_CHANGE_USER: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** The client's next auth packet, released here. */
+    void read(ByteBuf frame) {
+        try {
+            ChangeUser current = change;
+            boolean offLoop = current.nextOffLoop(frame, client, progress -> {
+                if (progress != null && change == current) {
+                    client.config().setAutoRead(true);
+                    afterStep(current, progress);
+                }
+            });
+            if (offLoop) {
+                client.config().setAutoRead(false);
+            } else {
+                afterStep(current, current.next(frame, client));
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** The session ended meanwhile: whatever is still under way answers no one. */
+    void abandon() {
+        change = null;
+    }
+
+    private void afterStep(ChangeUser current, ChangeUser.Progress progress) {
+        switch (progress) {
+            case WAITING -> {
+            }
+            case ACCEPTED -> {
+                String database = current.request().database();
+                if (database == null || database.isEmpty()) {
+                    changed(current, null);
+                } else {
+                    checkDatabase(current, database);
+                }
+            }
+            case REJECTED -> {
+                change = null;
+                session.changeEnded(-1, 0, null, null);
+            }
+        }
+    }
+
+    /**
+     * The server refuses a change of user to a database that does not exist or that the account
+     * may not use: a connection of the new account on the primary tries to select it first.
+     */
+    private void checkDatabase(ChangeUser current, String database) {
+        Backend primary = runtime.splitRouter().primary(Set.of()).orElse(null);
+        if (primary == null) {
+            // Nowhere to check: the first statement selects it, or says the backend is down.
+            changed(current, null);
+            return;
+        }
+        BackendPool pool = runtime.pool(primary);
+        LoginRequest login = session.login();
+        LoginRequest request = new LoginRequest(current.account().name(),
+                current.account().password().getBytes(StandardCharsets.UTF_8), login.responseShaping(),
+                login.charset(), database);
+        pool.acquire(request, client.eventLoop()).addListener(done -> {
+            if (done.isSuccess()) {
+                pool.releaseTracked((BackendConnection) done.getNow());
+            }
+            if (change == current) {
+                changed(current, done.isSuccess() ? null : done.cause());
+            }
+        });
+    }
+
+    /** The session becomes the new account, or stays as it was when the server refused. */
+    private void changed(ChangeUser current, Throwable failure) {
+        change = null;
+        LoginRequest login = session.login();
+        int charset = current.request().characterSet() > 0 ? current.request().characterSet() : login.charset();
+        if (failure instanceof BackendLoginException e && e.refusedByServer()) {
+            // The server resets the session before it checks the new account, and gives the old
+            // account and schema back when the check fails: the session starts over as itself.
+            session.startOver(login.user(), login.password(), session.schema(), charset);
+            current.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
+        } else {
+            session.startOver(current.account().name(), current.account().password().getBytes(StandardCharsets.UTF_8),
+                    current.request().database(), charset);
+            current.sendOk(client);
+        }
+        session.changeDone();
+    }
+}
