@@ -51,12 +51,11 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private long threadId = -1;
     /** Split mode: session state is tracked, and listeners get whole packets only. */
     private final boolean framed;
-    private final dev.sluice.proxy.split.SessionVariables state;
+    private final SessionVariables state;
     private boolean stripSessionState;
-    private dev.sluice.proxy.split.SessionVariables loginValues;
-    /** Prepared statements on this connection (split mode), at most this many at once. */
-    private static final int MAX_PREPARED = 256;
-    private final dev.sluice.proxy.split.ConnectionStatements statements;
+    private SessionVariables loginValues;
+    /** What split mode keeps on this connection beside its variables (its prepared statements). */
+    private Attachment attachment;
 
     private ResponseListener listener;
     private String schema;
@@ -99,8 +98,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         this.schema = schema;
         this.framed = framed;
         this.scanner = new PacketScanner(framed ? TRACKED_INSPECT_LIMIT : INSPECT_LIMIT);
-        this.state = framed ? new dev.sluice.proxy.split.SessionVariables(schema) : null;
-        this.statements = framed ? new dev.sluice.proxy.split.ConnectionStatements(this, MAX_PREPARED) : null;
+        this.state = framed ? new SessionVariables(schema) : null;
     }
 
     /** The backend's id for this connection (what its CONNECTION_ID() returns), or -1 when unknown. */
@@ -113,9 +111,18 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         this.threadId = threadId;
     }
 
-    /** The prepared statements on this connection (split mode only). */
-    public dev.sluice.proxy.split.ConnectionStatements statements() {
-        return statements;
+    /** Split mode's bookkeeping of what lives on a connection, told when the connection closes. */
+    public interface Attachment {
+        void connectionClosed();
+    }
+
+    /** What split mode attached to this connection, or null. */
+    public Attachment attachment() {
+        return attachment;
+    }
+
+    public void attach(Attachment attachment) {
+        this.attachment = attachment;
     }
 
     public boolean framed() {
@@ -123,7 +130,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** What is really set on this connection (split mode only). */
-    public dev.sluice.proxy.split.SessionVariables state() {
+    public SessionVariables state() {
         return state;
     }
 
@@ -541,7 +548,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
                 + " session_track_schema = ON, session_track_state_change = ON");
         for (var entry : new java.util.TreeMap<>(loginValues.variables()).entrySet()) {
             sql.append(", ").append(entry.getKey()).append(" = ")
-                    .append(dev.sluice.proxy.split.SessionVariables.literal(entry.getKey(), entry.getValue()));
+                    .append(SessionVariables.literal(entry.getKey(), entry.getValue()));
         }
         sendOwn(OwnCommands.query(channel.alloc(), sql.toString()), Commands.COM_QUERY, response -> {
             state.reset(state.schema());
@@ -551,7 +558,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** The session variables as the login left them (split mode): what DEFAULT means here. */
-    public dev.sluice.proxy.split.SessionVariables loginValues() {
+    public SessionVariables loginValues() {
         return loginValues;
     }
 
@@ -562,8 +569,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         broken = true;
         releasePartial();
-        if (statements != null) {
-            statements.connectionClosed();
+        if (attachment != null) {
+            attachment.connectionClosed();
         }
         log.debug("backend connection {} lost: {}", channel, reason);
         channel.close();
@@ -586,8 +593,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         listener = null;
         CommandsInFlight.ended(inFlight.size());
         inFlight.clear();
-        if (statements != null) {
-            statements.connectionClosed();
+        if (attachment != null) {
+            attachment.connectionClosed();
         }
         if (channel.isActive()) {
             channel.writeAndFlush(OwnCommands.quit(channel.alloc())).addListener(ChannelFutureListener.CLOSE);

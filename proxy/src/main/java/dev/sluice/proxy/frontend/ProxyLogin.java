@@ -15,6 +15,7 @@ import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
 import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;

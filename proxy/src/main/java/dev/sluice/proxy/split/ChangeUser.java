@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.config.UserConfig;
+import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.auth.CachingSha2Password;
 import dev.sluice.protocol.auth.MysqlNativePassword;
 import dev.sluice.protocol.auth.ServerAuthExchange;
@@ -9,13 +10,12 @@ import dev.sluice.protocol.auth.ServerStep;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.ComChangeUser;
 import dev.sluice.proxy.ProxyRuntime;
-import dev.sluice.protocol.ServerStatus;
-import dev.sluice.proxy.frontend.AuthWork;
+import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.buffer.ByteBufUtil;
 import java.nio.charset.StandardCharsets;
 
 /**

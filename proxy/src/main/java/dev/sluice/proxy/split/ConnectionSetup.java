@@ -4,6 +4,7 @@ import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.Wire;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.OwnCommands;
+import dev.sluice.proxy.backend.SessionVariables;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -57,7 +58,7 @@ final class ConnectionSetup {
      */
     static void run(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
                     ProxyStatement statement, String alsoSet, boolean asLeft, Outcome outcome) {
-        connection.statements().flushCloses();
+        ConnectionStatements.on(connection).flushCloses();
         ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);
         if (asLeft) {
             setup.replayVariables(false);
@@ -134,7 +135,7 @@ final class ConnectionSetup {
                     if (response.isError()) {
                         outcome.failed(response.errorCode(), response.sqlState(), response.errorMessage());
                     } else {
-                        connection.statements().add(statement, response.statementId());
+                        ConnectionStatements.on(connection).add(statement, response.statementId());
                         outcome.ready();
                     }
                 });

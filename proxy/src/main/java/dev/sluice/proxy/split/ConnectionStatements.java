@@ -13,16 +13,29 @@ import java.util.Map;
  * proxy never drives a server into max_prepared_stmt_count. Closing is deferred to the next time
  * the connection is used (COM_STMT_CLOSE gets no response, so it can precede any command).
  */
-public final class ConnectionStatements {
+public final class ConnectionStatements implements BackendConnection.Attachment {
+
+    /** At most this many statements stay prepared on one connection. */
+    private static final int MAX_PREPARED = 256;
 
     private final BackendConnection connection;
     private final int limit;
     private final LinkedHashMap<ProxyStatement, Long> prepared = new LinkedHashMap<>(16, 0.75f, true);
     private final List<Long> toClose = new ArrayList<>();
 
-    public ConnectionStatements(BackendConnection connection, int limit) {
+    ConnectionStatements(BackendConnection connection, int limit) {
         this.connection = connection;
         this.limit = limit;
+    }
+
+    /** The statements prepared on {@code connection}, kept on it from the first call. */
+    static ConnectionStatements on(BackendConnection connection) {
+        if (connection.attachment() instanceof ConnectionStatements statements) {
+            return statements;
+        }
+        ConnectionStatements statements = new ConnectionStatements(connection, MAX_PREPARED);
+        connection.attach(statements);
+        return statements;
     }
 
     public int size() {
@@ -64,6 +77,7 @@ public final class ConnectionStatements {
     }
 
     /** The connection is gone: its statements are prepared nowhere now. */
+    @Override
     public void connectionClosed() {
         for (ProxyStatement statement : prepared.keySet()) {
             statement.forget(connection);

@@ -28,7 +28,7 @@ final class ExecuteRewriter {
 
     static ByteBuf rewrite(ByteBuf frame, ProxyStatement statement, BackendConnection connection) {
         long backendId = statement.backendId(connection);
-        connection.statements().touch(statement);
+        ConnectionStatements.on(connection).touch(statement);
         frame.setIntLE(frame.readerIndex() + ID_OFFSET, (int) backendId);
         int code = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
         if (code != Commands.COM_STMT_EXECUTE || statement.params == 0) {

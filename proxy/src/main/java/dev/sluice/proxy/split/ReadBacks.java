@@ -3,6 +3,7 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.SessionVariables;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -14,6 +14,7 @@ import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.kill.KillCommand;

@@ -75,7 +75,7 @@ final class SplitStatements {
         ProxyStatement statement = new ProxyStatement(pendingId, sql, route, response.params(), response.columns());
         pendingId = -1;
         byId.put(statement.id, statement);
-        connection.statements().add(statement, response.statementId());
+        ConnectionStatements.on(connection).add(statement, response.statementId());
         lastPrepared = statement;
         return statement;
     }
@@ -105,8 +105,8 @@ final class SplitStatements {
     private static void closeEverywhere(ProxyStatement statement) {
         List<BackendConnection> connections = new ArrayList<>(statement.backendIds().keySet());
         for (BackendConnection connection : connections) {
-            if (connection.statements() != null) {
-                connection.statements().close(statement);
+            if (connection.attachment() instanceof ConnectionStatements statements) {
+                statements.close(statement);
             }
         }
     }

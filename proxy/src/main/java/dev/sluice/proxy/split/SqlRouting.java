@@ -3,6 +3,7 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.config.RoutingRule;
+import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.Classification;
 import dev.sluice.proxy.sql.Digest;

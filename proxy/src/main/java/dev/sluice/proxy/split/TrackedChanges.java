@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.packet.SessionStateChange;
+import dev.sluice.proxy.backend.SessionVariables;
 import java.util.List;
 
 /**

@@ -8,7 +8,7 @@
  *     assignments, USE schema, transaction effect.</li>
  * <li>{@link dev.sluice.proxy.sql.Digest}: normalized text and a 64-bit fingerprint for stats,
  *     capture and routing rules, computed once per statement by
- *     {@link dev.sluice.proxy.observe.StatementContext}.</li>
+ *     the observe package's StatementContext (which this package does not depend on).</li>
  * <li>{@link dev.sluice.proxy.sql.Redactor}: passwords masked before capture.</li>
  * </ul>
  *

@@ -9,6 +9,7 @@ import dev.sluice.config.RoutingRule;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.capture.CaptureControl;
 import dev.sluice.proxy.observe.SessionInfo;
 import dev.sluice.proxy.observe.StatementContext;

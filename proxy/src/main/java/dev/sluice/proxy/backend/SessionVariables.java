@@ -1,4 +1,4 @@
-package dev.sluice.proxy.split;
+package dev.sluice.proxy.backend;
 
 import java.util.Collections;
 import java.util.HashMap;

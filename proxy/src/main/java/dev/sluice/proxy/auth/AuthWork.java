@@ -1,4 +1,4 @@
-package dev.sluice.proxy.frontend;
+package dev.sluice.proxy.auth;
 
 import dev.sluice.protocol.auth.ServerAuthExchange;
 import dev.sluice.protocol.auth.ServerStep;
