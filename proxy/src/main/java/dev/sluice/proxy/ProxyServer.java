@@ -4,7 +4,6 @@ import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.RsaKeyPair;
-import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
@@ -17,6 +16,7 @@ import dev.sluice.proxy.frontend.AcceptErrors;
 import dev.sluice.proxy.frontend.ClientTlsSwitch;
 import dev.sluice.proxy.frontend.ConnectionGate;
 import dev.sluice.proxy.frontend.HandshakeTimeout;
+import dev.sluice.proxy.frontend.LoginPacketLimit;
 import dev.sluice.proxy.frontend.PassThroughLogin;
 import dev.sluice.proxy.frontend.ProxyLogin;
 import dev.sluice.proxy.routing.SessionRouter;
@@ -138,8 +138,8 @@ public final class ProxyServer implements AutoCloseable {
                         if (runtime.clientTls() != null) {
                             channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
                         }
-                        channel.pipeline().addLast("frames", new RawPacketDecoder(
-                                Math.min(Packet.MAX_PAYLOAD, current.limits().maxPacketSize())));
+                        // Raised to max_packet_size once the client has logged in.
+                        channel.pipeline().addLast("frames", new RawPacketDecoder(LoginPacketLimit.BEFORE_LOGIN));
                         channel.pipeline().addLast("gate", new ConnectionGate(runtime));
                         channel.pipeline().addLast("login", runtime.passThroughAuth()
                                 ? new PassThroughLogin(runtime, timeout) : new ProxyLogin(runtime, timeout));

@@ -6,14 +6,15 @@ import dev.sluice.config.LimitsConfig;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TimeoutsConfig;
-import java.time.Duration;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
 import dev.sluice.testkit.TestUsers;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,12 +37,16 @@ class BadInputIT {
     @BeforeAll
     static void start(MariaDbCluster shared) {
         cluster = shared;
+        proxy = ProxyFixture.start(config());
+    }
+
+    private static SluiceConfig config() {
         SluiceConfig config = ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary())));
         LimitsConfig limits = new LimitsConfig(100, 100, false, MAX_PACKET);
         TimeoutsConfig defaults = TimeoutsConfig.defaults();
         TimeoutsConfig timeouts = new TimeoutsConfig(defaults.connect(), HANDSHAKE_TIMEOUT, defaults.clientIdle(),
                 defaults.backendQueue(), defaults.poolIdle(), defaults.shutdown(), defaults.backendRetry());
-        proxy = ProxyFixture.start(config.withLimits(limits).withTimeouts(timeouts));
+        return config.withLimits(limits).withTimeouts(timeouts);
     }
 
     @AfterAll
@@ -125,6 +130,39 @@ class BadInputIT {
                 assertThat(client.closedByPeer()).isTrue();
             }
         });
+    }
+
+    /**
+     * A client that has not logged in may not make the proxy buffer a command-sized packet: one
+     * that declares 128 KiB (max_packet_size is 1 MiB here) is refused at its header, with the
+     * proxy's own login or relayed to the backend. Connection attributes of several KiB still log in.
+     */
+    @Test
+    void aPacketLargerThanALoginNeedsIsRefusedBeforeLogin() throws Exception {
+        ProxyServer passThrough = ProxyFixture.start(config().withUsers(List.of()));
+        try {
+            for (ProxyServer target : List.of(proxy, passThrough)) {
+                try (RawClient client = new RawClient(target.port())) {
+                    client.greeting();
+                    client.sendRaw(new byte[] {0, 0, 2, 1, 'j', 'u', 'n', 'k'});
+                    RawClient.RawPacket reply = client.read();
+                    assertThat(reply.errorCode()).isEqualTo(1043);
+                    assertThat(reply.errorMessage()).startsWith("Bad handshake").contains("before it has logged in");
+                    assertThat(client.closedByPeer()).isTrue();
+                }
+                String attributes = "connectionAttributes=big:" + "x".repeat(8_000);
+                try (Connection c = DriverManager.getConnection(ProxyFixture.url(target, null, attributes),
+                        TestUsers.APP_USER, TestUsers.APP_PASSWORD);
+                     Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT REPEAT('y', 100000)")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).hasSize(100_000);
+                    // After login a command may be as long as max_packet_size again.
+                    assertThat(s.executeQuery("SELECT LENGTH('" + "z".repeat(200_000) + "')").next()).isTrue();
+                }
+            }
+        } finally {
+            passThrough.close();
+        }
     }
 
     @Test

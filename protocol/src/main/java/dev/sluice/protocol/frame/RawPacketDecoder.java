@@ -14,13 +14,18 @@ import java.util.List;
  */
 public final class RawPacketDecoder extends ByteToMessageDecoder {
 
-    private final int maxPacket;
+    private int maxPacket;
 
     public RawPacketDecoder() {
         this(Packet.MAX_PAYLOAD);
     }
 
     public RawPacketDecoder(int maxPacket) {
+        this.maxPacket = maxPacket;
+    }
+
+    /** From the next packet on, packets longer than {@code maxPacket} are refused (a login raises the limit). */
+    public void maxPacket(int maxPacket) {
         this.maxPacket = maxPacket;
     }
 

@@ -305,6 +305,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         clientCtx.pipeline().replace(this, "session", new ClientSession(runtime, clientCtx.channel(), connection, null,
                 -1, username));
         timeout.sessionStarted(clientCtx);
+        LoginPacketLimit.afterLogin(clientCtx, runtime.config().limits().maxPacketSize());
     }
 
     private void fail(int sequenceId, int code, String message) {
@@ -342,7 +343,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         runtime.stats().protocolError();
-        fail(1, 1043, "Bad handshake: " + cause.getMessage());
+        fail(1, 1043, "Bad handshake: " + LoginPacketLimit.describe(cause));
     }
 
     @Override

@@ -194,6 +194,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, request));
             }
             timeout.sessionStarted(ctx);
+            LoginPacketLimit.afterLogin(ctx, runtime.config().limits().maxPacketSize());
             ctx.channel().config().setAutoRead(true);
         }, failure -> refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage()));
     }
@@ -224,7 +225,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         runtime.stats().protocolError();
-        refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + cause.getMessage());
+        refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + LoginPacketLimit.describe(cause));
     }
 
     @Override
