@@ -219,8 +219,7 @@ public final class SlapCommand implements Callable<Integer> {
                 Replay.run(replayOptions(), out, err);
                 return 0;
             }
-            Slap.run(options(), out, err);
-            return 0;
+            return exitStatus(Slap.run(options(), out, err), err);
         } catch (SlapException e) {
             int exit = failed(e, out, err);
             if (!fromFiles.isEmpty()) {
@@ -230,6 +229,24 @@ public final class SlapCommand implements Callable<Integer> {
             }
             return exit;
         }
+    }
+
+    /**
+     * 1 when any query failed or any client could not connect, as mysqlslap exits 1 on its first
+     * failed query: slap runs on and reports them all, but a script must still see the failure.
+     */
+    static int exitStatus(SlapResult result, PrintWriter err) {
+        long failedQueries = result.runs().stream().mapToLong(ConcurrencyResult::errorCount).sum();
+        long failedConnects = result.runs().stream().mapToLong(ConcurrencyResult::failedConnectCount).sum();
+        if (failedQueries == 0 && failedConnects == 0) {
+            return 0;
+        }
+        String what = (failedQueries > 0 ? failedQueries + " queries" : "")
+                + (failedQueries > 0 && failedConnects > 0 ? " and " : "")
+                + (failedConnects > 0 ? failedConnects + " connects" : "");
+        err.print("slap: exit status 1: " + what + " failed in all (see above)\n");
+        err.flush();
+        return 1;
     }
 
     private static int failed(SlapException e, PrintWriter out, PrintWriter err) {

@@ -18,12 +18,13 @@ class ErrorsIT {
     void failedQueriesAreCountedPerCodeAndTheRunGoesOn(MariaDbServer server) {
         SlapCommandTest.Run run = slap(server, SCHEMA, "--query=SELECT * FROM no_such_table;SELECT 1;SELEC 2", "-F", ";",
                 "-c", "3", "--number-of-queries=9", "--csv");
-        assertThat(run.exit()).isZero();
+        assertThat(run.exit()).as("mysqlslap's status when a query failed").isEqualTo(1);
         assertThat(run.out()).matches(",mixed,\\d+\\.\\d{3},\\d+\\.\\d{3},\\d+\\.\\d{3},3,3\n");
         assertThat(run.err()).isEqualTo("slap: concurrency 3: 6 of 9 queries failed: "
                 + "1064 x3 (You have an error in your SQL syntax; check the manual that corresponds to your MariaDB"
                 + " server version for the right syntax to use near 'SELEC 2' at line 1), "
-                + "1146 x3 (Table 'sluice_test.no_such_table' doesn't exist)\n");
+                + "1146 x3 (Table 'sluice_test.no_such_table' doesn't exist)\n"
+                + "slap: exit status 1: 6 queries failed in all (see above)\n");
     }
 
     @Test
@@ -38,11 +39,12 @@ class ErrorsIT {
     @Test
     void clientsThatCannotConnectAreReportedNotLost(MariaDbServer server) {
         SlapCommandTest.Run run = slap(server, "--create-schema=no_such_schema", "--query=SELECT 1", "-c", "2");
-        assertThat(run.exit()).isZero();
+        assertThat(run.exit()).isEqualTo(1);
         assertThat(run.out()).contains("\tNumber of clients running queries: 2\n");
         assertThat(run.err()).isEqualTo("slap: Error when connecting to server: 1049 Unknown database 'no_such_schema'\n"
                 + "slap: concurrency 2: 2 connects failed (after 10 attempts each): 1049 x2 (Unknown database"
-                + " 'no_such_schema')\n");
+                + " 'no_such_schema')\n"
+                + "slap: exit status 1: 2 connects failed in all (see above)\n");
     }
 
     @Test
