@@ -136,8 +136,10 @@ public final class ProxyCommand implements Callable<Integer> {
         }
         var admin = proxy.admin();
         if (admin != null && admin.sqlAddress() != null) {
+            // The password stays off the terminal (and out of logs that keep it): the client prompts.
             out.println("Admin: mariadb -h" + admin.sqlAddress().getHostString() + " -P" + admin.sqlAddress().getPort()
-                    + " -u" + config.admin().user() + " -p" + config.admin().password()
+                    + " -u" + config.admin().user() + " -p"
+                    + (config.admin().weakPassword() ? "   (the default password: set admin.password)" : "")
                     + "   (SHOW BACKENDS; SELECT * FROM digests ORDER BY sum_time_ms DESC LIMIT 10)");
             out.println("Metrics: http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort()
                     + "/metrics   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");

@@ -33,6 +33,9 @@ public final class StatsCommand implements Callable<Integer> {
     @Option(names = "--admin", paramLabel = "HOST:PORT", description = "The proxy's HTTP admin address (default: ${DEFAULT-VALUE})")
     private String admin = "127.0.0.1:4080";
 
+    @Option(names = "--token", paramLabel = "TOKEN", description = "The admin's http_token, if it has one (default: $SLUICE_ADMIN_TOKEN)")
+    private String token = System.getenv("SLUICE_ADMIN_TOKEN");
+
     @Option(names = "--watch", description = "Redraw every --interval until Ctrl-C")
     private boolean watch;
 
@@ -56,8 +59,11 @@ public final class StatsCommand implements Callable<Integer> {
         do {
             List<?> backends;
             try {
-                HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5));
+                if (token != null && !token.isEmpty()) {
+                    request.header("Authorization", "Bearer " + token);
+                }
+                HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     err.println("sluice stats: " + uri + " answered " + response.statusCode() + ": " + response.body().strip());
                     return 1;

@@ -12,8 +12,11 @@ import java.util.Objects;
  * @param sql      where the MySQL-protocol admin listens
  * @param user     the admin account (not a backend account)
  * @param password its password; {@link #toString()} never shows it
+ * @param httpToken the bearer token every HTTP request but {@code /health} must carry; empty for
+ *                  none, which only an HTTP port on loopback may have
  */
-public record AdminConfig(boolean enabled, HostPort http, HostPort sql, String user, String password) {
+public record AdminConfig(boolean enabled, HostPort http, HostPort sql, String user, String password,
+                          String httpToken) {
 
     public static final String DEFAULT_USER = "admin";
     public static final String DEFAULT_PASSWORD = "admin";
@@ -23,12 +26,32 @@ public record AdminConfig(boolean enabled, HostPort http, HostPort sql, String u
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(password, "password");
+        Objects.requireNonNull(httpToken, "httpToken");
         if (user.isEmpty()) {
             throw new IllegalArgumentException("user: empty (expected: an admin user name)");
         }
         if (http.port() != 0 && http.port() == sql.port() && http.host().equals(sql.host())) {
             throw new IllegalArgumentException("http and sql: both " + http + " (expected: two different ports)");
         }
+        if (enabled && httpToken.isEmpty() && !loopback(http.host())) {
+            throw new IllegalArgumentException("http: " + http + " is reachable from other hosts, and /api/sessions"
+                    + " shows users and addresses (expected: an http_token, or a loopback address)");
+        }
+    }
+
+    /** Without an HTTP token. */
+    public AdminConfig(boolean enabled, HostPort http, HostPort sql, String user, String password) {
+        this(enabled, http, sql, user, password, "");
+    }
+
+    /** Whether only this machine can reach {@code host}. */
+    public static boolean loopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+    }
+
+    /** The password is the one every copy of Sluice has, or none. */
+    public boolean weakPassword() {
+        return password.isEmpty() || password.equals(DEFAULT_PASSWORD);
     }
 
     /** What a config file gets without an {@code admin} section: both ports on loopback. */
@@ -51,6 +74,7 @@ public record AdminConfig(boolean enabled, HostPort http, HostPort sql, String u
     @Override
     public String toString() {
         return "AdminConfig[enabled=" + enabled + ", http=" + http + ", sql=" + sql + ", user=" + user
-                + ", password=" + (password.isEmpty() ? "(empty)" : "(hidden)") + "]";
+                + ", password=" + (password.isEmpty() ? "(empty)" : "(hidden)")
+                + ", httpToken=" + (httpToken.isEmpty() ? "(none)" : "(hidden)") + "]";
     }
 }

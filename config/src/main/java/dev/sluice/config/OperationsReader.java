@@ -7,7 +7,7 @@ import java.util.Optional;
 /** Reads the {@code admin}, {@code health} and {@code stats} sections: how the proxy is watched and run. */
 final class OperationsReader {
 
-    static final List<String> ADMIN_KEYS = List.of("enabled", "http", "sql", "user", "password");
+    static final List<String> ADMIN_KEYS = List.of("enabled", "http", "sql", "user", "password", "http_token");
     static final List<String> HEALTH_KEYS = List.of("enabled", "interval", "timeout", "fail_after", "recover_after",
             "max_replication_lag", "user", "password");
     static final List<String> STATS_KEYS = List.of("digests", "max_digests");
@@ -30,7 +30,9 @@ final class OperationsReader {
         String user = admin.scalar("user", "a user name").flatMap(YamlScalar::name).orElse(defaults.user());
         String password = admin.scalar("password", "a password; write \"\" for an empty one").map(YamlScalar::text)
                 .orElse(defaults.password());
-        return admin.build(before, () -> new AdminConfig(enabled, http, sql, user, password), defaults);
+        String httpToken = admin.scalar("http_token", "a token (say ${SLUICE_ADMIN_TOKEN})").map(YamlScalar::text)
+                .orElse(defaults.httpToken());
+        return admin.build(before, () -> new AdminConfig(enabled, http, sql, user, password, httpToken), defaults);
     }
 
     HealthConfig readHealth(YamlMapping health) {

@@ -86,7 +86,7 @@ class OperationsConfigTest {
                 """)).containsExactly(
                 "sluice.yaml:3:9: admin.http: \"localhost\" has no port (expected: host:port, e.g. 127.0.0.1:3306 or [::1]:3306)",
                 "sluice.yaml:4:9: admin.user: empty name (expected: a non-empty name)",
-                "sluice.yaml:5:3: admin: unknown key \"color\" (expected one of: enabled, http, sql, user, password)",
+                "sluice.yaml:5:3: admin: unknown key \"color\" (expected one of: enabled, http, sql, user, password, http_token)",
                 "sluice.yaml:7:13: health.interval: \"10ms\" is out of range (expected: 100ms to 1h)",
                 "sluice.yaml:8:15: health.fail_after: 0 is out of range (expected: an integer from 1 to 1000)",
                 "sluice.yaml:9:24: health.max_replication_lag: \"soon\" is not a duration (expected: "
@@ -100,6 +100,10 @@ class OperationsConfigTest {
                 "sluice.yaml:3:3: health: user is set without password (expected: both or neither)");
         assertThat(problems("admin:\n  http: 127.0.0.1:7000\n  sql: 127.0.0.1:7000\n")).containsExactly(
                 "sluice.yaml:3:3: admin: http and sql: both 127.0.0.1:7000 (expected: two different ports)");
+        assertThat(problems("admin:\n  http: 0.0.0.0:4080\n")).containsExactly(
+                "sluice.yaml:3:3: admin: http: 0.0.0.0:4080 is reachable from other hosts, and /api/sessions shows"
+                        + " users and addresses (expected: an http_token, or a loopback address)");
+        assertThat(parse("admin:\n  http: 0.0.0.0:4080\n  http_token: ${MON}\n").admin().httpToken()).isEqualTo("m0n");
     }
 
     @Test

@@ -55,7 +55,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         FullHttpResponse response;
         try {
-            response = route(request.method(), uri);
+            response = authorized(request, uri.path()) ? route(request.method(), uri) : unauthorized();
         } catch (RuntimeException e) {
             log.warn("admin HTTP {} failed", request.uri(), e);
             response = text(HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT, "error: " + e + "\n");
@@ -67,6 +67,29 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         if (!keepAlive) {
             written.addListener(ChannelFutureListener.CLOSE);
         }
+    }
+
+    /**
+     * With {@code admin.http_token} set, every request but {@code /health} (which load balancers
+     * ask, and which tells only up or down) carries it as a bearer token. Read from the live config,
+     * so a reload that changes the token applies to the next request.
+     */
+    private boolean authorized(FullHttpRequest request, String path) {
+        String token = runtime.config().admin().httpToken();
+        if (token.isEmpty() || path.equals("/health")) {
+            return true;
+        }
+        String given = request.headers().get(HttpHeaderNames.AUTHORIZATION, "");
+        byte[] expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        // Constant time, so the comparison does not tell how much of a guess was right.
+        return java.security.MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static FullHttpResponse unauthorized() {
+        FullHttpResponse refused = text(HttpResponseStatus.UNAUTHORIZED, TEXT,
+                "this admin port wants its token: Authorization: Bearer <admin.http_token>\n");
+        refused.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sluice-admin\"");
+        return refused;
     }
 
     private FullHttpResponse route(HttpMethod method, QueryStringDecoder uri) {

@@ -110,6 +110,10 @@ public final class AdminServices implements AutoCloseable {
                 throw new IllegalStateException("cannot open the SQL admin port on " + admin.sql() + " ("
                         + e.getMessage() + "): set admin.sql to a free port, or admin.enabled: false", e);
             }
+            if (admin.weakPassword() && !AdminConfig.loopback(admin.sql().host())) {
+                log.warn("admin.sql {} is reachable from other hosts with {} admin password: set admin.password",
+                        admin.sql(), admin.password().isEmpty() ? "an empty" : "the default");
+            }
             log.info("admin: {} (HTTP: /metrics, /api/..., /health) and {} (mariadb -h{} -P{} -u{} -p)",
                     httpAddress(), sqlAddress(), sqlAddress().getHostString(), sqlAddress().getPort(), admin.user());
         }

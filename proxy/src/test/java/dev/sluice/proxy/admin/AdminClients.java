@@ -31,6 +31,14 @@ final class AdminClients {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A GET with {@code Authorization: value}. */
+    static HttpResponse<String> get(InetSocketAddress admin, String path, String authorization)
+            throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.getPort() + path))
+                .header("Authorization", authorization).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     record Run(int exitCode, String stdout, String stderr) {
     }
 
