@@ -17,7 +17,10 @@ import java.util.Objects;
  * <li>the literal after PASSWORD [=] in statements that begin with CREATE, ALTER, GRANT, SET,
  *     START or CHANGE (START REPLICA ... PASSWORD='x', CREATE SERVER ... OPTIONS (PASSWORD 'x'));
  *     a column called password in DML is left alone;</li>
- * <li>the first argument of PASSWORD() and OLD_PASSWORD() anywhere.</li>
+ * <li>the first argument of PASSWORD() and OLD_PASSWORD() anywhere;</li>
+ * <li>and, in any statement that mentions PASSWORD or IDENTIFIED anywhere (in a string or a
+ *     comment too), every string, hex and bit literal: the rules above cannot see a secret inside
+ *     the text of a PREPARE or an EXECUTE IMMEDIATE, or one that CONCAT() builds.</li>
  * </ul>
  * A character set introducer stays ({@code _utf8mb4'***'}). Where the sql_mode could move the
  * end of a string (a backslash inside quotes) or a version-gated comment could be code, every
@@ -57,7 +60,53 @@ public final class Redactor {
     private static void find(TokenStream s, String sql, SqlMode mode, boolean flipEscapes, boolean versionedAsCode,
             List<int[]> ranges) {
         s.reset(sql, mode.noBackslashEscapes() ^ flipEscapes, mode.ansiQuotes(), versionedAsCode);
-        new SecretFinder(s, ranges).run();
+        if (mentionsSecret(sql)) {
+            everyLiteral(s, sql, ranges);
+        } else {
+            new SecretFinder(s, ranges).run();
+        }
+    }
+
+    /**
+     * A statement whose text mentions a password anywhere, in a string or a comment too, may carry
+     * one where no rule looks (a PREPARE or EXECUTE IMMEDIATE of text that holds IDENTIFIED BY,
+     * PASSWORD(CONCAT('a', 'b'))): every literal goes. A secret set into a variable by an earlier
+     * statement that does not say what it is for cannot be told from any other value.
+     */
+    static boolean mentionsSecret(String sql) {
+        return contains(sql, "password") || contains(sql, "identified");
+    }
+
+    private static boolean contains(String text, String lowerCaseWord) {
+        int last = text.length() - lowerCaseWord.length();
+        for (int i = 0; i <= last; i++) {
+            if (text.regionMatches(true, i, lowerCaseWord, 0, lowerCaseWord.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every literal of each statement (between semicolons) whose text mentions a password. */
+    private static void everyLiteral(TokenStream s, String sql, List<int[]> ranges) {
+        List<int[]> literals = new ArrayList<>();
+        int statementStart = 0;
+        for (; ; s.advance()) {
+            TokenType t = s.type(0);
+            if (t == TokenType.SEMICOLON || t == TokenType.END) {
+                int statementEnd = t == TokenType.END ? sql.length() : s.start(0);
+                if (mentionsSecret(sql.substring(statementStart, statementEnd))) {
+                    ranges.addAll(literals);
+                }
+                literals.clear();
+                statementStart = statementEnd;
+                if (t == TokenType.END) {
+                    return;
+                }
+            } else if (t == TokenType.STRING || t == TokenType.HEX_NUMBER || t == TokenType.BIT_NUMBER) {
+                literals.add(new int[] {s.start(0), s.end(0)});
+            }
+        }
     }
 
     private static String mask(String sql, List<int[]> ranges) {
