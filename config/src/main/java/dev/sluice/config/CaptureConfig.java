@@ -19,7 +19,7 @@ import java.util.Set;
  * @param users       only sessions of these users (empty: all)
  * @param schemas     only statements run with one of these default schemas (empty: all)
  * @param backends    only statements that ran on one of these backends (empty: all)
- * @param maxFileSize the file is rotated when it would grow past this; 0 never rotates
+ * @param maxFileSize the file is rotated when it would grow past this (always: max_files of them bound the disk used)
  * @param maxFiles    files kept, the current one included; older ones are deleted
  * @param queueSize   statements waiting for the writer; when full, new ones are dropped and counted
  */
@@ -91,10 +91,10 @@ public record CaptureConfig(
             throw new IllegalArgumentException("min_duration: " + Durations.format(minDuration)
                     + " is out of range (expected: 0 to " + Durations.format(MAX_MIN_DURATION) + ")");
         }
-        if (maxFileSize != 0 && (maxFileSize < MIN_FILE_SIZE || maxFileSize > MAX_FILE_SIZE)) {
-            throw new IllegalArgumentException("max_file_size: " + maxFileSize + " is out of range (expected: 0 to"
-                    + " never rotate, or " + ByteSizes.format(MIN_FILE_SIZE) + " to " + ByteSizes.format(MAX_FILE_SIZE)
-                    + " bytes)");
+        if (maxFileSize < MIN_FILE_SIZE || maxFileSize > MAX_FILE_SIZE) {
+            throw new IllegalArgumentException("max_file_size: " + maxFileSize + " is out of range (expected: "
+                    + ByteSizes.format(MIN_FILE_SIZE) + " to " + ByteSizes.format(MAX_FILE_SIZE)
+                    + " bytes: the file is always rotated, so capture never fills the disk)");
         }
         if (maxFiles < 1 || maxFiles > MAX_FILES) {
             throw new IllegalArgumentException("max_files: " + maxFiles + " is out of range (expected: an integer from 1 to "

@@ -15,7 +15,7 @@ final class CaptureReader {
     static final List<String> KEYS = List.of("enabled", "file", "format", "sql", "sample_rate", "min_duration", "users",
             "schemas", "backends", "max_file_size", "max_files", "queue_size");
     static final String SAMPLE_RATE_EXPECTED = "a number more than 0 up to 1, e.g. 0.1";
-    static final String MAX_FILE_SIZE_EXPECTED = "0 to never rotate, or a size from 1K to 1024G, e.g. 100M";
+    static final String MAX_FILE_SIZE_EXPECTED = "a size from 1K to 1024G, e.g. 100M (0, never rotating, is not allowed: capture would fill the disk)";
 
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,9}(\\.[0-9]{1,9})?|\\.[0-9]{1,9}");
 
@@ -82,7 +82,7 @@ final class CaptureReader {
 
     static long maxFileSize(String text) {
         long size = ByteSizes.parse(text);
-        if (size != 0 && (size < CaptureConfig.MIN_FILE_SIZE || size > CaptureConfig.MAX_FILE_SIZE)) {
+        if (size < CaptureConfig.MIN_FILE_SIZE || size > CaptureConfig.MAX_FILE_SIZE) {
             throw new IllegalArgumentException(Messages.quote(text) + " is out of range (expected: "
                     + MAX_FILE_SIZE_EXPECTED + ")");
         }

@@ -75,8 +75,8 @@ class CaptureConfigTest {
                 "sluice.yaml:5:8: capture.sql: unknown value \"some\" (expected one of: full, digest, none)",
                 "sluice.yaml:6:16: capture.sample_rate: 0 is out of range (expected: a number more than 0 up to 1, e.g. 0.1)",
                 "sluice.yaml:7:17: capture.min_duration: \"soon\" is not a duration (expected: " + Durations.EXPECTED + ")",
-                "sluice.yaml:8:18: capture.max_file_size: \"10\" is out of range (expected: 0 to never rotate, or a size"
-                        + " from 1K to 1024G, e.g. 100M)",
+                "sluice.yaml:8:18: capture.max_file_size: \"10\" is out of range (expected: a size from 1K to 1024G,"
+                        + " e.g. 100M (0, never rotating, is not allowed: capture would fill the disk))",
                 "sluice.yaml:9:14: capture.max_files: 0 is out of range (expected: an integer from 1 to 1000)",
                 "sluice.yaml:10:15: capture.queue_size: -1 is out of range (expected: an integer from 1 to 16777216)",
                 "sluice.yaml:11:10: capture.users: found \"app\" (expected: a list of user names)",
@@ -98,11 +98,11 @@ class CaptureConfigTest {
         CaptureConfig base = CaptureConfig.defaults().withFilters(Set.of("app"), Set.of(), Set.of());
 
         CaptureConfig flag = CaptureFlag.parse("/tmp/c.log,format=slowlog,sql=none,sample_rate=.5,min_duration=1s,"
-                + "max_file_size=0,max_files=2,queue_size=100", base);
+                + "max_file_size=1M,max_files=2,queue_size=100", base);
 
         assertThat(flag).isEqualTo(new CaptureConfig(true, java.util.Optional.of(Path.of("/tmp/c.log")),
                 CaptureConfig.Format.SLOWLOG, CaptureConfig.SqlText.NONE, 0.5, Duration.ofSeconds(1), Set.of("app"),
-                Set.of(), Set.of(), 0, 2, 100));
+                Set.of(), Set.of(), 1L << 20, 2, 100));
         assertThat(CaptureFlag.parse("c.jsonl", CaptureConfig.defaults())).isEqualTo(CaptureConfig.jsonl(Path.of("c.jsonl")));
     }
 

@@ -3,11 +3,19 @@ package dev.sluice.proxy.capture;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The capture file, appended to, and rotated by size as logrotate would: {@code FILE} becomes
@@ -38,13 +46,35 @@ final class RotatingFile implements AutoCloseable {
         if (parent != null && !Files.isDirectory(parent)) {
             Files.createDirectories(parent);
         }
+        refuseSymbolicLink(path);
         this.rotatable = !Files.exists(path) || Files.isRegularFile(path);
         open();
     }
 
+    /**
+     * Captured statements are sensitive, and the proxy may run as a user who can write where others
+     * can plant a link: a link at the capture path is refused (O_NOFOLLOW too, against one planted
+     * between check and open), except the system's own under /dev and /proc (/dev/stdout).
+     */
+    private static void refuseSymbolicLink(Path path) throws IOException {
+        Path absolute = path.toAbsolutePath().normalize();
+        if (Files.isSymbolicLink(absolute) && !absolute.startsWith("/dev/") && !absolute.startsWith("/proc/")) {
+            throw new IOException(path + " is a symbolic link (to " + Files.readSymbolicLink(absolute)
+                    + "): capture writes only to a file it names itself");
+        }
+    }
+
     private void open() throws IOException {
-        out = new BufferedOutputStream(Files.newOutputStream(path, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
-                StandardOpenOption.WRITE), BUFFER);
+        Set<OpenOption> options = new HashSet<>(List.of(StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+                StandardOpenOption.WRITE));
+        if (rotatable) {
+            options.add(LinkOption.NOFOLLOW_LINKS);
+        }
+        // Only the proxy's user may read what it captures: a new file is 0600 whatever the umask.
+        FileAttribute<?>[] owner = path.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+        out = new BufferedOutputStream(Channels.newOutputStream(Files.newByteChannel(path, options, owner)), BUFFER);
         size = rotatable ? Files.size(path) : 0;
         if (size == 0 && header.length > 0) {
             write(header, header.length);
