@@ -10,6 +10,8 @@ import io.netty.buffer.ByteBufAllocator;
 /** The proxy's own packets to clients, framed with their sequence id. */
 public final class Replies {
 
+    /** ER_ACCESS_DENIED_ERROR. */
+    public static final int ACCESS_DENIED = 1045;
     /** ER_CON_COUNT_ERROR. */
     public static final int TOO_MANY_CONNECTIONS = 1040;
     /** ER_HANDSHAKE_ERROR. */

@@ -51,7 +51,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
 
     private final long connectionId;
     private final long sessionId;
-    private final String user;
+    /** Who the session is logged in as: the KILL ownership check reads it, a COM_CHANGE_USER changes it. */
+    private String user;
+    /** The account a COM_CHANGE_USER in flight asks for, until its response says whether it got it. */
+    private String changingTo;
     /** How the backend connection logged in; null in pass-through mode. */
     private final LoginRequest login;
     /**
@@ -243,8 +246,32 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
                     forward(frame, command);
                 }
             }
+            case CHANGE_USER -> changeUser(ctx, frame);
             default -> forward(frame, command);
         }
+    }
+
+    /**
+     * With the proxy's own accounts (users:), the account a client changes to must be one of them,
+     * as at login: the backend would take any account it has. The backend still checks the password.
+     */
+    private void changeUser(ChannelHandlerContext ctx, ByteBuf frame) {
+        String name = changeUserName(frame);
+        if (login != null && (name == null || runtime.user(name).isEmpty())) {
+            frame.release();
+            answerItself(ctx, OwnAnswer.error(Replies.ACCESS_DENIED, "28000", "Access denied for user '" + name + "'@'"
+                    + ProxyLogin.host(ctx) + "' (using password: YES)"));
+            return;
+        }
+        changingTo = name;
+        forward(frame, Commands.COM_CHANGE_USER);
+    }
+
+    /** The user name a COM_CHANGE_USER frame asks for (its first field), or null when it has none. */
+    private static String changeUserName(ByteBuf frame) {
+        int from = frame.readerIndex() + Packet.HEADER_SIZE + 1;
+        int nul = frame.indexOf(from, frame.writerIndex(), (byte) 0);
+        return nul < 0 ? null : frame.toString(from, nul - from, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
@@ -370,6 +397,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         Object token = tokens.pollFirst();
         observer.onResponse(this, token == NO_TOKEN ? null : token, command, backend.backend(), response, latencyNanos);
         responseStarted = false;
+        if (command == Commands.COM_CHANGE_USER) {
+            if (!response.isError() && changingTo != null) {
+                user = changingTo;
+            }
+            changingTo = null;
+        }
         if (response.statusKnown()) {
             status = response.status() & (ServerStatus.IN_TRANS | ServerStatus.AUTOCOMMIT);
         }
