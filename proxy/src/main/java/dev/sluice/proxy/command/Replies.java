@@ -12,6 +12,8 @@ public final class Replies {
 
     /** ER_ACCESS_DENIED_ERROR. */
     public static final int ACCESS_DENIED = 1045;
+    /** ER_MAX_PREPARED_STMT_COUNT_REACHED. */
+    public static final int TOO_MANY_PREPARED = 1461;
     /** ER_CON_COUNT_ERROR. */
     public static final int TOO_MANY_CONNECTIONS = 1040;
     /** ER_HANDSHAKE_ERROR. */

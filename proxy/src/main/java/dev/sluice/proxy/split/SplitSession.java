@@ -246,7 +246,15 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                 frame.release();
                 replyErr(Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.refusal(code));
             }
-            case SQL -> withProxyId(code, frame);
+            case SQL -> {
+                if (code == Commands.COM_STMT_PREPARE && statements.full()) {
+                    frame.release();
+                    replyErr(Replies.TOO_MANY_PREPARED, "42000", "Can't create more than max_prepared_stmt_count"
+                            + " statements (current value: " + SplitStatements.MAX_PER_SESSION + ")");
+                } else {
+                    withProxyId(code, frame);
+                }
+            }
             case PREPARED_STATEMENT -> statementCommand(code, frame);
             case STATEMENT_CLOSE -> {
                 statements.close(frame);

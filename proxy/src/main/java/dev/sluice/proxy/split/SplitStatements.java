@@ -27,8 +27,19 @@ final class SplitStatements {
     private long pendingId = -1;
     private ProxyStatement lastPrepared;
 
+    /**
+     * The most statements one session keeps prepared: the server's default max_prepared_stmt_count,
+     * which bounds all its sessions together. The proxy keeps each one's SQL for as long as it lives.
+     */
+    static final int MAX_PER_SESSION = 16_382;
+
     int size() {
         return byId.size();
+    }
+
+    /** Another prepare would pass {@link #MAX_PER_SESSION}. */
+    boolean full() {
+        return byId.size() >= MAX_PER_SESSION;
     }
 
     /** The statement a COM_STMT_* frame names, or null. */
