@@ -5,6 +5,7 @@ import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.AuthPlugins;
 import dev.sluice.protocol.auth.RsaKeyPair;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendConnector;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.ServerIdentity;
@@ -225,6 +226,22 @@ public final class ProxyRuntime {
 
     public void unregisterSession(long connectionId, dev.sluice.proxy.kill.KillableSession session) {
         sessionsById.remove(connectionId, session);
+    }
+
+    /**
+     * {@code backend} stopped answering its health checks: the statements in flight there fail now,
+     * each on its session's loop (an autocommit read on a replica is retried elsewhere), instead of
+     * waiting for a server that may never answer (kill -STOP, a hung disk, a dead network path).
+     */
+    public void failStatementsOn(Backend backend, String reason) {
+        for (dev.sluice.proxy.kill.KillableSession session : sessionsById.values()) {
+            session.eventLoop().execute(() -> {
+                BackendConnection connection = session.statementConnection();
+                if (connection != null && connection.backend() == backend) {
+                    connection.fail(reason);
+                }
+            });
+        }
     }
 
     /** The live session the proxy greeted with {@code connectionId}, if any. */

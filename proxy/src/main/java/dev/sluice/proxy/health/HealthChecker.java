@@ -251,6 +251,8 @@ public final class HealthChecker implements AutoCloseable {
                 backend.state(Backend.State.SHUNNED);
                 log.warn("backend {} is SHUNNED after {} failed health checks: {}", backend.name(),
                         state.consecutiveFailures, reason);
+                runtime.failStatementsOn(backend, "backend " + backend.name() + " stopped answering its health checks ("
+                        + reason + ")");
             }
         }
 
