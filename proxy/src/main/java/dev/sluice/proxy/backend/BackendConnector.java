@@ -69,6 +69,7 @@ public final class BackendConnector {
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(channelType)
+                .resolver(OffLoopResolver.SHARED)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)

@@ -87,6 +87,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                 return;
             }
             Bootstrap bootstrap = new Bootstrap().group(client.eventLoop()).channel(runtime.connector().channelType())
+                    .resolver(dev.sluice.proxy.backend.OffLoopResolver.SHARED)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) runtime.connector().connectTimeout().toMillis())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .handler(new io.netty.channel.ChannelInitializer<Channel>() {

@@ -76,7 +76,7 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
                                          Class<? extends Channel> channelType, int connectTimeoutMillis) {
         Promise<HealthConnection> loggedIn = loop.newPromise();
         HealthConnection connection = new HealthConnection(backend, user, password, tls, loggedIn);
-        new Bootstrap().group(loop).channel(channelType)
+        new Bootstrap().group(loop).channel(channelType).resolver(dev.sluice.proxy.backend.OffLoopResolver.SHARED)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.max(1, connectTimeoutMillis))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<Channel>() {
