@@ -38,7 +38,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
-    private enum Phase { RESPONSE, AUTH, BACKEND, DONE }
+    private enum Phase { RESPONSE, AUTH, AUTH_WORK, BACKEND, DONE }
 
     private final ProxyRuntime runtime;
     private final HandshakeTimeout timeout;
@@ -80,6 +80,8 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             switch (phase) {
                 case RESPONSE -> onResponse(ctx, payload);
                 case AUTH -> onAuthData(ctx, ByteBufUtil.getBytes(payload));
+                case AUTH_WORK -> throw new ProtocolException("an auth packet of " + payload.readableBytes()
+                        + " bytes before the answer to the last one");
                 case DONE -> {
                     // refused or finished: whatever still comes is dropped
                 }
@@ -132,10 +134,13 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.channel().config().setAutoRead(false);
-        AuthWork.step(exchange, data, ctx.executor(), (step, failure) -> {
-            if (phase != Phase.AUTH || !ctx.channel().isActive()) {
+        // One step at a time: a packet already read behind this one must wait for its answer.
+        phase = Phase.AUTH_WORK;
+        boolean queued = AuthWork.step(exchange, data, ctx.executor(), (step, failure) -> {
+            if (phase != Phase.AUTH_WORK || !ctx.channel().isActive()) {
                 return;
             }
+            phase = Phase.AUTH;
             if (failure != null) {
                 refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + failure.getMessage());
                 return;
@@ -145,6 +150,10 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 ctx.channel().config().setAutoRead(true);
             }
         });
+        if (!queued) {
+            runtime.stats().loginFailed();
+            refuse(ctx, Replies.TOO_MANY_CONNECTIONS, "08004", AuthWork.busy());
+        }
     }
 
     private void step(ChannelHandlerContext ctx, ServerStep step) {

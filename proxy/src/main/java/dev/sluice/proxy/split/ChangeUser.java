@@ -78,7 +78,7 @@ final class ChangeUser {
             return false;
         }
         int sequence = RawPacketDecoder.sequenceId(frame);
-        AuthWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
+        boolean queued = AuthWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
             if (!client.isActive()) {
                 then.accept(null);
                 return;
@@ -87,6 +87,10 @@ final class ChangeUser {
             then.accept(answer(failure == null ? step
                     : new ServerStep.Reject(1043, "08S01", "Bad handshake: " + failure.getMessage()), client));
         });
+        if (!queued) {
+            sequenceId = sequence;
+            then.accept(answer(new ServerStep.Reject(Replies.TOO_MANY_CONNECTIONS, "08004", AuthWork.busy()), client));
+        }
         return true;
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.ProtocolException;
+import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
@@ -43,6 +44,8 @@ final class ChangeUserFlow {
     private final boolean secure;
     private final Session session;
     private ChangeUser change;
+    /** A step of {@link #change} runs on the auth threads. */
+    private boolean working;
 
     ChangeUserFlow(ProxyRuntime runtime, Channel client, long clientCapabilities, byte[] seed, boolean secure,
                    Session session) {
@@ -77,15 +80,25 @@ final class ChangeUserFlow {
     void read(ByteBuf frame) {
         try {
             ChangeUser current = change;
+            if (working || current == null) {
+                // One step at a time: a client that sends before it has its answer is not speaking the protocol.
+                change = null;
+                session.changeEnded(RawPacketDecoder.sequenceId(frame) + 1, 1043, "08S01",
+                        "Bad handshake: an auth packet before the answer to the last one");
+                return;
+            }
+            working = true;
             boolean offLoop = current.nextOffLoop(frame, client, progress -> {
+                working = false;
                 if (progress != null && change == current) {
                     client.config().setAutoRead(true);
                     afterStep(current, progress);
                 }
             });
             if (offLoop) {
-                client.config().setAutoRead(false);
+                client.config().setAutoRead(!working);
             } else {
+                working = false;
                 afterStep(current, current.next(frame, client));
             }
         } finally {
