@@ -13,7 +13,8 @@ final class TlsReader {
 
     static final List<String> TLS_KEYS = List.of("client", "backend");
     static final List<String> CLIENT_KEYS = List.of("enabled", "cert", "key", "required");
-    static final List<String> BACKEND_KEYS = List.of("enabled", "verify", "ca");
+    static final List<String> BACKEND_KEYS = List.of("enabled", "verify", "ca", "server_public_key",
+            "allow_public_key_retrieval");
 
     private static final String BOOLEAN = "true or false";
     private static final String PEM_FILE = "a PEM file path";
@@ -46,7 +47,10 @@ final class TlsReader {
         boolean enabled = backend.scalar("enabled", BOOLEAN).flatMap(YamlScalar::bool).orElse(false);
         boolean verify = backend.scalar("verify", BOOLEAN).flatMap(YamlScalar::bool).orElse(false);
         Optional<Path> ca = pemFile(backend, "ca", enabled && verify);
-        return backend.build(before, () -> new BackendTlsConfig(enabled, verify, ca), BackendTlsConfig.defaults());
+        Optional<Path> serverKey = pemFile(backend, "server_public_key", true);
+        boolean retrieve = backend.scalar("allow_public_key_retrieval", BOOLEAN).flatMap(YamlScalar::bool).orElse(false);
+        return backend.build(before, () -> new BackendTlsConfig(enabled, verify, ca, serverKey, retrieve),
+                BackendTlsConfig.defaults());
     }
 
     private Optional<Path> pemFile(YamlMapping section, String key, boolean inUse) {

@@ -90,6 +90,20 @@ class ConfigLoaderTest {
         assertThat(config.backend("[::1]:3307")).map(BackendConfig::isReplica).contains(true);
     }
 
+    @Test
+    void aBackendKeyFileIsCheckedAndRetrievalIsOptIn(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path key = java.nio.file.Files.writeString(dir.resolve("mysql8.pem"), "-----BEGIN PUBLIC KEY-----\n");
+        SluiceConfig config = ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\ntls:\n  backend:\n"
+                + "    server_public_key: " + key + "\n    allow_public_key_retrieval: true\n", "key.yaml", NO_ENV);
+        assertThat(config.tls().backend().serverPublicKey()).contains(key);
+        assertThat(config.tls().backend().allowPublicKeyRetrieval()).isTrue();
+        assertThat(SluiceConfig.defaults().tls().backend().allowPublicKeyRetrieval()).as("off by default").isFalse();
+        ConfigException missing = org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class,
+                () -> ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\ntls:\n  backend:\n"
+                        + "    server_public_key: " + dir.resolve("none.pem") + "\n", "key.yaml", NO_ENV));
+        assertThat(missing.getMessage()).contains("key.yaml:5:24: tls.backend.server_public_key:", "no such file");
+    }
+
     /** Every client the proxy accepts may wait its turn for a backend unless told otherwise. */
     @Test
     void theBackendQueueHoldsAsManyAsMayConnect() {

@@ -71,7 +71,8 @@ public final class ProxyServer implements AutoCloseable {
         List<Backend> backends = new ArrayList<>();
         config.backends().forEach(b -> backends.add(new Backend(b)));
         BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
-                TlsContexts.forBackends(config.tls().backend()), config.timeouts().connect(),
+                TlsContexts.forBackends(config.tls().backend()),
+                dev.sluice.proxy.backend.BackendAuthOptions.from(config.tls().backend()), config.timeouts().connect(),
                 config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT);
         ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
         RoutingConfig.Balancer balancer = config.routing().balancer();

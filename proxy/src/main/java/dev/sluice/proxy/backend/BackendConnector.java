@@ -1,6 +1,7 @@
 package dev.sluice.proxy.backend;
 
 import dev.sluice.protocol.auth.AuthPlugins;
+import dev.sluice.protocol.auth.ClientAuthOptions;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -30,13 +31,15 @@ public final class BackendConnector {
     private final Duration backendRetry;
     private final AtomicReference<ServerIdentity> lastIdentity = new AtomicReference<>();
     private final boolean framed;
+    private final ClientAuthOptions authOptions;
 
     /**
      * @param framed split mode: connections track session state and hand on whole packets
      */
     public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
-                            Duration connectTimeout, Duration backendRetry, boolean framed) {
+                            ClientAuthOptions authOptions, Duration connectTimeout, Duration backendRetry, boolean framed) {
         this.framed = framed;
+        this.authOptions = authOptions;
         this.channelType = channelType;
         this.plugins = plugins;
         this.backendTls = backendTls;
@@ -51,6 +54,11 @@ public final class BackendConnector {
 
     public Class<? extends Channel> channelType() {
         return channelType;
+    }
+
+    /** How backend logins may send a full password (see {@link BackendAuthOptions}). */
+    public ClientAuthOptions authOptions() {
+        return authOptions;
     }
 
     public Duration connectTimeout() {
@@ -78,7 +86,7 @@ public final class BackendConnector {
                     protected void initChannel(Channel channel) {
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
-                                backendTls, promise, lastIdentity::set, framed));
+                                backendTls, authOptions, promise, lastIdentity::set, framed));
                     }
                 });
         ChannelFuture connect = bootstrap.connect(backend.config().address().host(), backend.config().address().port());

@@ -38,6 +38,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private final Promise<BackendConnection> promise;
     private final java.util.function.Consumer<ServerIdentity> greetingSeen;
     private final boolean framed;
+    private final ClientAuthOptions authOptions;
 
     private ClientAuthExchange auth;
     private HandshakeV10 greeting;
@@ -45,9 +46,10 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private int sequenceId;
 
     BackendLoginHandler(Backend backend, LoginRequest request, AuthPlugins plugins, SslContext tls,
-                        Promise<BackendConnection> promise, java.util.function.Consumer<ServerIdentity> greetingSeen,
-                        boolean framed) {
+                        ClientAuthOptions authOptions, Promise<BackendConnection> promise,
+                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed) {
         this.framed = framed;
+        this.authOptions = authOptions;
         this.backend = backend;
         this.request = request;
         this.plugins = plugins;
@@ -122,8 +124,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private static final long MAX_PACKET = 1L << 30;
 
     private void sendHandshakeResponse(ChannelHandlerContext ctx) {
-        auth = new ClientAuthExchange(plugins, request.password(),
-                tls != null ? ClientAuthOptions.tls() : ClientAuthOptions.plaintext(true));
+        auth = new ClientAuthExchange(plugins, request.password(), authOptions);
         ClientAuthExchange.InitialResponse first = auth.start(greeting.authPluginName(), greeting.scramble());
         writePacket(ctx, new HandshakeResponse41(capabilities, MAX_PACKET, request.charset(), request.user(),
                 first.authResponse(), request.schema(), first.pluginName(), CONNECT_ATTRIBUTES));

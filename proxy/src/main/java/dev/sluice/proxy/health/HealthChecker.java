@@ -141,7 +141,8 @@ public final class HealthChecker implements AutoCloseable {
         Future<HealthConnection> connected = state.connection != null && state.connection.isActive()
                 ? loop.newSucceededFuture(state.connection)
                 : HealthConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
-                        runtime.backendTls(), loop, channelType, (int) current.timeout().toMillis());
+                        runtime.backendTls(), runtime.connector().authOptions(), loop, channelType,
+                        (int) current.timeout().toMillis());
         connected.addListener(done -> {
             if (!done.isSuccess()) {
                 HealthCheckException e = done.cause() instanceof HealthCheckException h ? h : null;

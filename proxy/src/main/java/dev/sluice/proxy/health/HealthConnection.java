@@ -63,7 +63,11 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     private ResultReader reader;
     private Promise<QueryResult> pending;
 
-    private HealthConnection(Backend backend, String user, byte[] password, SslContext tls, Promise<HealthConnection> loggedIn) {
+    private final ClientAuthOptions authOptions;
+
+    private HealthConnection(Backend backend, String user, byte[] password, SslContext tls, ClientAuthOptions authOptions,
+                             Promise<HealthConnection> loggedIn) {
+        this.authOptions = authOptions;
         this.backend = backend;
         this.user = user;
         this.password = password;
@@ -72,10 +76,11 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Connects and logs in; the future fails with a message naming the backend. */
-    static Future<HealthConnection> open(Backend backend, String user, byte[] password, SslContext tls, EventLoop loop,
+    static Future<HealthConnection> open(Backend backend, String user, byte[] password, SslContext tls,
+                                         ClientAuthOptions authOptions, EventLoop loop,
                                          Class<? extends Channel> channelType, int connectTimeoutMillis) {
         Promise<HealthConnection> loggedIn = loop.newPromise();
-        HealthConnection connection = new HealthConnection(backend, user, password, tls, loggedIn);
+        HealthConnection connection = new HealthConnection(backend, user, password, tls, authOptions, loggedIn);
         new Bootstrap().group(loop).channel(channelType).resolver(dev.sluice.proxy.backend.OffLoopResolver.SHARED)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.max(1, connectTimeoutMillis))
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -199,8 +204,7 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void sendResponse(ChannelHandlerContext ctx) {
-        auth = new ClientAuthExchange(AuthPlugins.standard(), password,
-                tls != null ? ClientAuthOptions.tls() : ClientAuthOptions.plaintext(true));
+        auth = new ClientAuthExchange(AuthPlugins.standard(), password, authOptions);
         ClientAuthExchange.InitialResponse first = auth.start(greeting.authPluginName(), greeting.scramble());
         write(ctx, new HandshakeResponse41(capabilities, MAX_PACKET, UTF8MB4_GENERAL_CI, user, first.authResponse(),
                 null, first.pluginName(), ATTRIBUTES));
