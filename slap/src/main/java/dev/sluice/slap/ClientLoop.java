@@ -15,7 +15,11 @@ final class ClientLoop implements Runnable {
     private final PhaseContext context;
     private final PhaseControl control;
     private final LiveCounters counters;
-    private SqlSession session;
+    private volatile SqlSession session;
+    /** When the query in flight was sent (System.nanoTime), 0 between queries. */
+    private volatile long busySince;
+    /** The stall watch closed this client's connection under the query in flight. */
+    private volatile boolean abandoned;
 
     ClientLoop(PhaseContext context, PhaseControl control, LiveCounters counters) {
         this.context = context;
@@ -113,12 +117,36 @@ final class ClientLoop implements Runnable {
         if (gate != null && control.pastDeadline()) {
             return false;
         }
+        busySince = System.nanoTime();
         try {
             session.execute(sql, utf8);
             counters.record(statement.category(), System.nanoTime() - start);
             return true;
         } catch (SQLException e) {
+            if (abandoned) {
+                // The server may be stalled for good: a reconnect could wait for its greeting for
+                // ever (no timeout bounds a login), so this client ends here.
+                counters.errors.add("timeout", "no answer within " + context.connector().queryTimeoutSeconds()
+                        + " s (--query-timeout): the client gave up");
+                session.close();
+                session = null;
+                return false;
+            }
             return failed(sql, e);
+        } finally {
+            busySince = 0;
+        }
+    }
+
+    /**
+     * From the stall watch's thread: closes the connection of a query sent more than {@code
+     * timeoutNanos} before {@code now}, so the client's blocked read fails and it reconnects.
+     */
+    void abandonIfStalled(long now, long timeoutNanos) {
+        long since = busySince;
+        if (since != 0 && now - since > timeoutNanos && session instanceof JdbcSession jdbc && !abandoned) {
+            abandoned = true;
+            jdbc.abort();
         }
     }
 

@@ -50,8 +50,10 @@ final class ClientPhase {
         ThreadFactory factory = virtual ? Thread.ofVirtual().name("slap-client-", 1).factory()
                 : Thread.ofPlatform().name("slap-client-", 1).daemon().factory();
         List<Thread> threads = new ArrayList<>(clients);
+        List<ClientLoop> loops = new ArrayList<>(clients);
         for (int i = 0; i < clients; i++) {
             ClientLoop loop = new ClientLoop(context, control, counters);
+            loops.add(loop);
             Thread thread = factory.newThread(() -> {
                 ready.countDown();
                 try {
@@ -71,7 +73,7 @@ final class ClientPhase {
         control.start(start, timeSeconds, rate);
         observer.started(counters, start);
         go.open(threads);
-        try {
+        try (StallWatch watch = StallWatch.start(loops, context.connector().queryTimeoutSeconds())) {
             for (Thread thread : threads) {
                 thread.join();
             }

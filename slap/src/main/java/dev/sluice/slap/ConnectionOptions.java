@@ -7,10 +7,15 @@ package dev.sluice.slap;
  * @param protocol     {@code tcp}, {@code socket}, {@code pipe} or {@code memory}; only TCP is used
  * @param characterSet the connections' character set (--default-character-set), or null for
  *                     mariadb-slap's latin1 where that changes nothing (see {@link Slap})
+ * @param queryTimeoutSeconds a query with no answer after this long is abandoned and counted as
+ *                     failed, its connection closed (a stalled server); 0 waits for ever
  */
 public record ConnectionOptions(String host, int port, String user, String password, String socket,
                                 String protocol, boolean compress, SslOptions ssl, String initCommand,
-                                String characterSet) {
+                                String characterSet, int queryTimeoutSeconds) {
+
+    /** Seconds slap waits for a query's answer unless --query-timeout says otherwise. */
+    public static final int DEFAULT_QUERY_TIMEOUT = 600;
 
     public ConnectionOptions {
         if (host == null || host.isEmpty()) {
@@ -19,9 +24,19 @@ public record ConnectionOptions(String host, int port, String user, String passw
         if (port < 1 || port > 65535) {
             throw new SlapException("--port: " + port + " (expected: 1 to 65535)", 1);
         }
+        if (queryTimeoutSeconds < 0) {
+            throw new SlapException("--query-timeout: " + queryTimeoutSeconds + " (expected: seconds >= 0)", 1);
+        }
         if (ssl == null) {
             ssl = SslOptions.DISABLED;
         }
+    }
+
+    /** With the default query timeout. */
+    public ConnectionOptions(String host, int port, String user, String password, String socket, String protocol,
+                             boolean compress, SslOptions ssl, String initCommand, String characterSet) {
+        this(host, port, user, password, socket, protocol, compress, ssl, initCommand, characterSet,
+                DEFAULT_QUERY_TIMEOUT);
     }
 
     /** {@code host:port}, with brackets around an IPv6 address. */

@@ -64,6 +64,11 @@ final class Connector {
         this.url = "jdbc:mysql://" + options.address() + "/";
     }
 
+    /** Seconds a query may go unanswered (--query-timeout), 0 for ever. */
+    int queryTimeoutSeconds() {
+        return options.queryTimeoutSeconds();
+    }
+
     /**
      * What every connection of slap's sets: credentials, multi-statements, TLS, compression, and
      * no round trips of the driver's own beyond the first connect (the server-variables query is

@@ -82,6 +82,15 @@ final class JdbcSession implements SqlSession {
         }
     }
 
+    /** From another thread: drops the connection at once, failing whatever read waits on it. */
+    void abort() {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException e) {
+            // Already closed: the read it was meant to end has ended.
+        }
+    }
+
     @Override
     public void close() {
         try {

@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
         description = {"Run a query multiple times against the server: a mysqlslap-compatible load client.",
                 "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
         footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
-                "--rate, --json, --sweep, --fail-fast; errors are counted per code and reported on stderr.",
+                "--rate, --json, --sweep, --fail-fast, --query-timeout; errors are counted per code and reported on stderr.",
                 "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back.",
                 "", "Default options are read from the following files in the given order:",
                 "/etc/my.cnf /etc/mysql/my.cnf $MARIADB_HOME/my.cnf ~/.my.cnf",
@@ -170,6 +170,9 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--time", paramLabel = "S", description = "Run each iteration for S seconds (clients loop over their queries until then).")
     private String time;
 
+    @Option(names = "--query-timeout", paramLabel = "S", description = "Abandon a query with no answer after S seconds (default: 600; 0: wait for ever): it counts as failed and its client reconnects, so a stalled server cannot hang the run.")
+    private String queryTimeout;
+
     @Option(names = "--report-interval", paramLabel = "S", description = "Print sysbench-style throughput and latency lines every S seconds.")
     private String reportInterval;
 
@@ -306,6 +309,7 @@ public final class SlapCommand implements Callable<Integer> {
         if (numberOfQueries != null) b.numberOfQueries(number(numberOfQueries, "number-of-queries"));
         if (time != null) b.timeSeconds(number(time, "time"));
         if (reportInterval != null) b.reportIntervalSeconds(number(reportInterval, "report-interval"));
+        if (queryTimeout != null) b.queryTimeoutSeconds((int) number(queryTimeout, "query-timeout", Integer.MAX_VALUE));
         if (rate != null) b.rate(MysqlNumber.parseDouble(rate, "rate"));
         if (sweep != null) b.sweepMax((int) MysqlNumber.parse(sweep, "sweep", 1, 1 << 20));
         if (seed != null) b.seed(MysqlNumber.parse(seed, "seed", Long.MIN_VALUE, Long.MAX_VALUE));

@@ -114,6 +114,7 @@ public record SlapOptions(
         private SslOptions ssl = SslOptions.DISABLED;
         private String initCommand;
         private String characterSet;
+        private int queryTimeoutSeconds = ConnectionOptions.DEFAULT_QUERY_TIMEOUT;
 
         private boolean autoGenerateSql;
         private String loadType = "mixed";
@@ -166,6 +167,7 @@ public record SlapOptions(
         public Builder socket(String v) { socket = v; return this; }
         public Builder protocol(String v) { protocol = v; return this; }
         public Builder compress(boolean v) { compress = v; return this; }
+        public Builder queryTimeoutSeconds(int v) { queryTimeoutSeconds = v; return this; }
         public Builder ssl(SslOptions v) { ssl = v; return this; }
         public Builder characterSet(String v) { characterSet = v; return this; }
         public Builder initCommand(String v) { initCommand = v; return this; }
@@ -247,7 +249,7 @@ public record SlapOptions(
                         + " throughput, which a fixed rate caps", 1);
             }
             ConnectionOptions connection = new ConnectionOptions(host, port, user, password, socket, protocol,
-                    compress, ssl, initCommand, characterSet);
+                    compress, ssl, initCommand, characterSet, queryTimeoutSeconds);
             WorkloadOptions workload = new WorkloadOptions(autoGenerateSql, loadType, addAutoincrement, guidPrimary,
                     executeNumber, uniqueQueryNumber, uniqueWriteNumber, writeNumber, secondaryIndexes, intCols,
                     charCols, query, create, preQuery, postQuery, delimiter, createSchema, engines);

@@ -61,4 +61,17 @@ class ErrorsIT {
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).startsWith("slap: Cannot run query CREATE TABLE t (i INT ERROR : You have an error");
     }
+
+    /** A server that does not answer (here: a query slower than --query-timeout) cannot hang the run. */
+    @Test
+    void aQueryWithNoAnswerWithinTheTimeoutIsAbandoned(MariaDbServer server) {
+        long start = System.nanoTime();
+        SlapCommandTest.Run run = slap(server, SCHEMA, "--query=SELECT SLEEP(10)", "-c", "2", "--number-of-queries=2",
+                "--query-timeout=1");
+        long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("slap: concurrency 2: 2 of 2 queries failed: timeout x2 (no answer within 1 s"
+                + " (--query-timeout): the client gave up)");
+        assertThat(seconds).as("abandoned after about a second, not the 10 s the server takes").isLessThan(8);
+    }
 }
