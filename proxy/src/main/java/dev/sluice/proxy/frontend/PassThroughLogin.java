@@ -198,6 +198,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private boolean responseSent;
     /** The client switched to TLS (its SSLRequest came before the handshake response). */
     private boolean secure;
+    /** Set when the client's side is TLS and the backend's is not. */
+    private ClearPasswordGuard clearPasswords;
 
     /** Shows up in the backend's log as the user of logins whose client went away. */
     static final String ABANDONED_LOGIN_USER = "sluice_abandoned_login";
@@ -242,6 +244,14 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         }
         HandshakeResponse41 response = HandshakeResponse41.decode(payload);
         boolean backendTls = runtime.backendTls() != null;
+        if (secure && !backendTls) {
+            clearPasswords = new ClearPasswordGuard(response.authPluginName());
+            String refused = clearPasswords.refuseResponse();
+            if (refused != null) {
+                fail(clientSequence + 1, Replies.ACCESS_DENIED, "28000", refused);
+                return;
+            }
+        }
         long capabilities = (response.capabilities() & offered & ~CapabilityPolicy.NEVER & ~Capabilities.CLIENT_SSL)
                 | (response.capabilities() & (Capabilities.CLIENT_SSL_VERIFY_SERVER_CERT | Capabilities.CLIENT_REMEMBER_OPTIONS));
         if (backendTls) {
@@ -285,6 +295,11 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         int length = RawPacketDecoder.payloadLength(frame);
         boolean done = tracker.accept(RawPacketDecoder.payload(frame), length);
         RawPacketDecoder.setSequenceId(frame, RawPacketDecoder.sequenceId(frame) - sequenceOffset);
+        String refused = !done && clearPasswords != null ? clearPasswords.refuse(RawPacketDecoder.payload(frame)) : null;
+        if (refused != null) {
+            fail(RawPacketDecoder.sequenceId(frame), Replies.ACCESS_DENIED, "28000", refused);
+            return;
+        }
         if (!done) {
             clientCtx.writeAndFlush(frame.retain());
             return;
