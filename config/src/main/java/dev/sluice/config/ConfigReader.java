@@ -29,7 +29,8 @@ final class ConfigReader {
     static final List<String> LIMITS_KEYS =
             List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size");
     static final List<String> TIMEOUTS_KEYS =
-            List.of("connect", "handshake", "client_idle", "backend_queue", "pool_idle", "shutdown", "backend_retry");
+            List.of("connect", "handshake", "client_idle", "backend_queue", "pool_idle", "shutdown", "backend_retry",
+                    "query");
 
     private static final String HOST_PORT = "host:port";
     private static final Duration SOME = Duration.ofMillis(1);
@@ -226,8 +227,9 @@ final class ConfigReader {
         Duration shutdown = duration(timeouts, "shutdown", Duration.ZERO, TimeoutsConfig.MAX, defaults.shutdown());
         Duration backendRetry = duration(timeouts, "backend_retry", SOME, TimeoutsConfig.BACKEND_RETRY_CAP,
                 defaults.backendRetry());
+        Duration query = duration(timeouts, "query", Duration.ZERO, TimeoutsConfig.MAX, defaults.query());
         return timeouts.build(before, () -> new TimeoutsConfig(connect, handshake, clientIdle, backendQueue, poolIdle,
-                shutdown, backendRetry), defaults);
+                shutdown, backendRetry, query), defaults);
     }
 
     private static Duration duration(YamlMapping section, String key, Duration min, Duration max, Duration fallback) {

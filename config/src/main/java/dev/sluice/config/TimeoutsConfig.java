@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param shutdown     grace period for sessions to finish on a graceful shutdown; 0 closes at once
  * @param backendRetry the first backoff after a backend refuses connections; it doubles on each
  *                     failure up to {@link #BACKEND_RETRY_CAP}
+ * @param query        a statement still running after this long is killed on its backend (KILL
+ *                     QUERY; the client gets ER_QUERY_INTERRUPTED); 0, the default, never
  */
 public record TimeoutsConfig(
         Duration connect,
@@ -22,7 +24,8 @@ public record TimeoutsConfig(
         Duration backendQueue,
         Duration poolIdle,
         Duration shutdown,
-        Duration backendRetry) {
+        Duration backendRetry,
+        Duration query) {
 
     public static final Duration BACKEND_RETRY_CAP = Duration.ofSeconds(30);
     /** MySQL's largest wait_timeout; longer timeouts are surely typos. */
@@ -36,10 +39,17 @@ public record TimeoutsConfig(
         positive("pool_idle", poolIdle);
         notNegative("shutdown", shutdown);
         positive("backend_retry", backendRetry);
+        notNegative("query", query);
         if (backendRetry.compareTo(BACKEND_RETRY_CAP) > 0) {
             throw new IllegalArgumentException("backend_retry: " + Durations.format(backendRetry)
                     + " is out of range (expected: more than 0s, at most " + Durations.format(BACKEND_RETRY_CAP) + ")");
         }
+    }
+
+    /** Without a query timeout. */
+    public TimeoutsConfig(Duration connect, Duration handshake, Duration clientIdle, Duration backendQueue,
+                          Duration poolIdle, Duration shutdown, Duration backendRetry) {
+        this(connect, handshake, clientIdle, backendQueue, poolIdle, shutdown, backendRetry, Duration.ZERO);
     }
 
     public static TimeoutsConfig defaults() {
@@ -50,7 +60,8 @@ public record TimeoutsConfig(
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(60),
                 Duration.ofSeconds(30),
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1),
+                Duration.ZERO);
     }
 
     private static void positive(String key, Duration value) {

@@ -77,7 +77,7 @@ class ConfigErrorsTest {
                 "sluice.yaml:3:1: unknown key \"backend\" (expected one of: listen, users, backends, routing, limits,"
                         + " timeouts, tls, event_loops, admin, health, stats, capture)",
                 "sluice.yaml:6:3: timeouts: unknown key \"conect\" (expected one of: connect, handshake, client_idle,"
-                        + " backend_queue, pool_idle, shutdown, backend_retry)");
+                        + " backend_queue, pool_idle, shutdown, backend_retry, query)");
     }
 
     @Test

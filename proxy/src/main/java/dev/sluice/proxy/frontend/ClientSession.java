@@ -17,6 +17,7 @@ import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.ProxyIds;
+import dev.sluice.proxy.kill.QueryTimeout;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import dev.sluice.proxy.sql.KillStatement;
@@ -74,6 +75,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private boolean continuation;
     private long commandSize;
     private int pending;
+    /** Responses that have ended: with {@link #pending}, which command a query timeout is for. */
+    private long responsesDone;
     private boolean responseStarted;
     private boolean ended;
     /**
@@ -331,6 +334,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     }
 
     @Override
+    public long responsesDone() {
+        return responsesDone;
+    }
+
+    @Override
     public BackendConnection statementConnection() {
         return ended || pending == 0 ? null : backend;
     }
@@ -361,6 +369,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             changedUser = true;
         }
         if (!Commands.expectsNoResponse(command)) {
+            if (connectionId >= 0 && QueryTimeout.applies(command, runtime.config().timeouts().query())) {
+                QueryTimeout.arm(runtime, this, responsesDone + pending, runtime.config().timeouts().query());
+            }
             pending++;
             StatementObserver observer = runtime.observer();
             boolean hasSql = command == Commands.COM_QUERY || command == Commands.COM_STMT_PREPARE;
@@ -393,6 +404,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
         pending--;
+        responsesDone++;
         StatementObserver observer = (StatementObserver) tokens.pollFirst();
         Object token = tokens.pollFirst();
         observer.onResponse(this, token == NO_TOKEN ? null : token, command, backend.backend(), response, latencyNanos);

@@ -18,6 +18,9 @@ public interface KillableSession extends SessionInfo {
     /** How its backend connections log in: a KILL of its statement logs in the same way. */
     LoginRequest login();
 
+    /** How many of the session's commands have had their whole response: the next one's number. */
+    long responsesDone();
+
     /** The backend connection running the session's statement now, or null when none runs one. */
     BackendConnection statementConnection();
 

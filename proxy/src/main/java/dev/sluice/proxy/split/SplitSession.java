@@ -20,6 +20,7 @@ import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.kill.KillCommand;
 import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.ProxyIds;
+import dev.sluice.proxy.kill.QueryTimeout;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import dev.sluice.proxy.sql.KillStatement;
@@ -96,6 +97,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private Phase phase = Phase.IDLE;
     private boolean stateInitialised;
     private boolean responseStarted;
+    /** Commands whose response has ended (the query timeout's way to tell one statement from the next). */
+    private long responsesDone;
     /** The command in flight, for what its response changes. */
     private Command current;
     /** The command whose connection is being found or set up (before it is in flight). */
@@ -562,6 +565,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         currentBackend = connection.backend();
         previousStatementHold = binding.holdCount();
         phase = Phase.IN_FLIGHT;
+        if (QueryTimeout.applies(command.code(), runtime.config().timeouts().query())) {
+            QueryTimeout.arm(runtime, this, responsesDone, runtime.config().timeouts().query());
+        }
         responseStarted = false;
         readBacks.statementSent();
         connection.expect(command.code(), this, command.route().scopedVariables());
@@ -620,6 +626,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         if (done == null) {
             return;
         }
+        responsesDone++;
         if (response != null) {
             afterResponse(done, response);
         }
@@ -907,6 +914,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     @Override
     public LoginRequest login() {
         return login;
+    }
+
+    @Override
+    public long responsesDone() {
+        return responsesDone;
     }
 
     @Override

@@ -1,0 +1,44 @@
+package dev.sluice.proxy.kill;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.backend.BackendConnection;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * timeouts.query: a statement still running when its time is up is killed on its backend, as a
+ * client's own KILL QUERY would be, and its client gets the server's ER_QUERY_INTERRUPTED. The timer
+ * is not cancelled when the statement ends sooner: it finds the session past that statement and
+ * does nothing, which costs less than taking it out of the loop's queue on every statement.
+ */
+public final class QueryTimeout {
+
+    private QueryTimeout() {
+    }
+
+    /** Whether {@code command} is one a timeout applies to (a statement, not a prepare or a ping). */
+    public static boolean applies(int command, Duration timeout) {
+        return !timeout.isZero() && (command == Commands.COM_QUERY || command == Commands.COM_STMT_EXECUTE);
+    }
+
+    /**
+     * Arms the timer for the session's statement number {@code statement} (counting from 0, the
+     * one the session's {@link KillableSession#responsesDone()} will pass when it ends).
+     */
+    public static void arm(ProxyRuntime runtime, KillableSession session, long statement, Duration timeout) {
+        session.eventLoop().schedule(() -> expire(runtime, session, statement), timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private static void expire(ProxyRuntime runtime, KillableSession session, long statement) {
+        if (session.responsesDone() != statement || session.login() == null) {
+            return;
+        }
+        BackendConnection running = session.statementConnection();
+        if (running == null || !running.channel().isActive()) {
+            return;
+        }
+        running.killStarted();
+        BackendKill.send(runtime, running, session.login(), "", answer -> { });
+    }
+}
