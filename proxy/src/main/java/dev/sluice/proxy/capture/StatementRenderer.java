@@ -135,7 +135,7 @@ final class StatementRenderer {
         long hash = source.digested() ? source.digest() : digest.fingerprint(bytes, 0, bytes.length, charset, mode);
         String normalizedText = kept == CaptureConfig.SqlText.NONE ? null
                 : normalized.computeIfAbsent(hash, h -> digest.normalize(bytes, 0, bytes.length, charset, mode));
-        boolean secret = mayHoldSecret(text);
+        boolean secret = Redactor.mentionsSecret(text);
         return new StatementText(text, secret ? Redactor.redact(text) : text, StatementText.hex(hash), normalizedText,
                 secret);
     }
@@ -162,18 +162,5 @@ final class StatementRenderer {
             return utf8;
         }
         return new String(text, charset.equals(StandardCharsets.UTF_8) ? StandardCharsets.ISO_8859_1 : charset);
-    }
-
-    /** Every secret the Redactor finds follows PASSWORD or IDENTIFIED, so text without both words skips it. */
-    static boolean mayHoldSecret(String text) {
-        int n = text.length();
-        for (int i = 0; i + 8 <= n; i++) {
-            char c = text.charAt(i);
-            if ((c == 'p' || c == 'P') && text.regionMatches(true, i, "password", 0, 8)
-                    || (c == 'i' || c == 'I') && i + 10 <= n && text.regionMatches(true, i, "identified", 0, 10)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -5,24 +5,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Replaces passwords in SQL text with {@code '***'} before it is captured or logged:
- * <ul>
- * <li>after IDENTIFIED, the literal after BY, AS or USING, after BY PASSWORD, and inside
- *     PASSWORD(...) (CREATE USER, ALTER USER, GRANT, MySQL's IDENTIFIED WITH plugin BY/AS,
- *     MariaDB's IDENTIFIED VIA plugin USING, several authentication factors alike);</li>
- * <li>SET PASSWORD [FOR user] = 'x' / = PASSWORD('x') / = OLD_PASSWORD('x');</li>
- * <li>REPLACE 'current' in ALTER USER and SET PASSWORD (MySQL's current-password check);</li>
- * <li>the literal after MASTER_PASSWORD or SOURCE_PASSWORD [=] (CHANGE MASTER TO, CHANGE
- *     REPLICATION SOURCE TO);</li>
- * <li>the literal after PASSWORD [=] in statements that begin with CREATE, ALTER, GRANT, SET,
- *     START or CHANGE (START REPLICA ... PASSWORD='x', CREATE SERVER ... OPTIONS (PASSWORD 'x'));
- *     a column called password in DML is left alone;</li>
- * <li>the first argument of PASSWORD() and OLD_PASSWORD() anywhere;</li>
- * <li>and, in any statement that mentions PASSWORD or IDENTIFIED anywhere (in a string or a
- *     comment too), every string, hex and bit literal: the rules above cannot see a secret inside
- *     the text of a PREPARE or an EXECUTE IMMEDIATE, or one that CONCAT() builds.</li>
- * </ul>
- * A character set introducer stays ({@code _utf8mb4'***'}). Where the sql_mode could move the
+ * Replaces passwords in SQL text with {@code '***'} before it is captured or logged: in every
+ * statement (between semicolons) whose text mentions PASSWORD or IDENTIFIED anywhere, in a string
+ * or a comment too, every string, hex and bit literal. Every place a statement carries a password
+ * (IDENTIFIED BY / AS / USING, SET PASSWORD, PASSWORD(), MASTER_PASSWORD, SOURCE_PASSWORD, REPLACE
+ * 'current', CREATE SERVER ... PASSWORD) names one of the two words, and rules that looked only
+ * there could not see a secret inside the text of a PREPARE or an EXECUTE IMMEDIATE, or one that
+ * CONCAT() builds. A secret put into a variable by an earlier statement that does not say what it
+ * is for cannot be told from any other value.
+ *
+ * <p>A character set introducer stays ({@code _utf8mb4'***'}). Where the sql_mode could move the
  * end of a string (a backslash inside quotes) or a version-gated comment could be code, every
  * reading is redacted. Text without secrets comes back as the same instance.
  */
@@ -40,6 +32,9 @@ public final class Redactor {
     public static String redact(String sql, SqlMode mode) {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(mode, "mode");
+        if (!mentionsSecret(sql)) {
+            return sql;
+        }
         TokenStream s = new TokenStream();
         List<int[]> ranges = new ArrayList<>();
         find(s, sql, mode, false, true, ranges);
@@ -60,27 +55,19 @@ public final class Redactor {
     private static void find(TokenStream s, String sql, SqlMode mode, boolean flipEscapes, boolean versionedAsCode,
             List<int[]> ranges) {
         s.reset(sql, mode.noBackslashEscapes() ^ flipEscapes, mode.ansiQuotes(), versionedAsCode);
-        if (mentionsSecret(sql)) {
-            everyLiteral(s, sql, ranges);
-        } else {
-            new SecretFinder(s, ranges).run();
-        }
+        everyLiteral(s, sql, ranges);
     }
 
-    /**
-     * A statement whose text mentions a password anywhere, in a string or a comment too, may carry
-     * one where no rule looks (a PREPARE or EXECUTE IMMEDIATE of text that holds IDENTIFIED BY,
-     * PASSWORD(CONCAT('a', 'b'))): every literal goes. A secret set into a variable by an earlier
-     * statement that does not say what it is for cannot be told from any other value.
-     */
-    static boolean mentionsSecret(String sql) {
-        return contains(sql, "password") || contains(sql, "identified");
+    /** Whether {@code sql} says PASSWORD or IDENTIFIED anywhere, in any case: what has secrets to mask. */
+    public static boolean mentionsSecret(String sql) {
+        return mentionsSecret(sql, 0, sql.length());
     }
 
-    private static boolean contains(String text, String lowerCaseWord) {
-        int last = text.length() - lowerCaseWord.length();
-        for (int i = 0; i <= last; i++) {
-            if (text.regionMatches(true, i, lowerCaseWord, 0, lowerCaseWord.length())) {
+    private static boolean mentionsSecret(String text, int from, int to) {
+        for (int i = from; i + 8 <= to; i++) {
+            char c = text.charAt(i);
+            if ((c == 'p' || c == 'P') && text.regionMatches(true, i, "password", 0, 8)
+                    || (c == 'i' || c == 'I') && i + 10 <= to && text.regionMatches(true, i, "identified", 0, 10)) {
                 return true;
             }
         }
@@ -95,7 +82,7 @@ public final class Redactor {
             TokenType t = s.type(0);
             if (t == TokenType.SEMICOLON || t == TokenType.END) {
                 int statementEnd = t == TokenType.END ? sql.length() : s.start(0);
-                if (mentionsSecret(sql.substring(statementStart, statementEnd))) {
+                if (mentionsSecret(sql, statementStart, statementEnd)) {
                     ranges.addAll(literals);
                 }
                 literals.clear();
