@@ -292,20 +292,24 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             return;
         }
         statement.release();
-        answering = true;
-        answerCtx = ctx;
-        client.config().setAutoRead(false);
-        KillCommand.run(runtime, this, kill, answer -> {
-            ownAnswer = answer;
-            sendOwnAnswer();
-        });
+        answerLater(ctx);
+        KillCommand.run(runtime, this, kill, this::answer);
     }
 
     /** The proxy answers this command, once the responses to the commands before it are out. */
     private void answerItself(ChannelHandlerContext ctx, OwnAnswer answer) {
+        answerLater(ctx);
+        answer(answer);
+    }
+
+    /** The proxy will answer the command just read: the ones after it wait in {@link #held}. */
+    private void answerLater(ChannelHandlerContext ctx) {
         answering = true;
         answerCtx = ctx;
         client.config().setAutoRead(false);
+    }
+
+    private void answer(OwnAnswer answer) {
         ownAnswer = answer;
         sendOwnAnswer();
     }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,11 +42,13 @@ class StalledBackendIT {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getInt(1)).as("reads go to the replica").isEqualTo(replica.port());
             }
+            // Stopped once the read runs there: its SLEEP shows in the replica's process list.
             Thread.ofVirtual().start(() -> {
-                try {
-                    Thread.sleep(500);
+                try (Connection admin = replica.openAdmin(); Statement list = admin.createStatement()) {
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                            .until(() -> sleeping(list));
                     signal(replica, "STOP");
-                } catch (InterruptedException | IOException e) {
+                } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
@@ -60,6 +63,13 @@ class StalledBackendIT {
             signal(replica, "CONT");
         }
         cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
+    }
+
+    private static boolean sleeping(Statement list) throws java.sql.SQLException {
+        try (ResultSet rs = list.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                + " WHERE INFO LIKE 'SELECT SLEEP(2)%'")) {
+            return rs.next() && rs.getInt(1) > 0;
+        }
     }
 
     private static void signal(MariaDbServer server, String name) throws IOException, InterruptedException {
