@@ -45,7 +45,9 @@ final class TlsReader {
     private BackendTlsConfig readBackend(YamlMapping backend) {
         int before = problems.count();
         boolean enabled = backend.scalar("enabled", BOOLEAN).flatMap(YamlScalar::bool).orElse(false);
-        boolean verify = backend.scalar("verify", BOOLEAN).flatMap(YamlScalar::bool).orElse(false);
+        // Verified whenever TLS is on, unless told otherwise: an unverified link gives the backend
+        // logins' passwords to whoever answers at the address.
+        boolean verify = backend.scalar("verify", BOOLEAN).flatMap(YamlScalar::bool).orElse(enabled);
         Optional<Path> ca = pemFile(backend, "ca", enabled && verify);
         Optional<Path> serverKey = pemFile(backend, "server_public_key", true);
         boolean retrieve = backend.scalar("allow_public_key_retrieval", BOOLEAN).flatMap(YamlScalar::bool).orElse(false);

@@ -104,6 +104,19 @@ class ConfigLoaderTest {
         assertThat(missing.getMessage()).contains("key.yaml:5:24: tls.backend.server_public_key:", "no such file");
     }
 
+    /** TLS towards backends checks their certificates unless the config says not to. */
+    @Test
+    void backendTlsIsVerifiedUnlessToldOtherwise() {
+        SluiceConfig on = ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\ntls:\n  backend:\n"
+                + "    enabled: true\n", "tls.yaml", NO_ENV);
+        assertThat(on.tls().backend().verify()).isTrue();
+        assertThat(on.tls().backend().verified()).isTrue();
+        SluiceConfig off = ConfigLoader.parse("backends:\n  - address: 127.0.0.1:3306\ntls:\n  backend:\n"
+                + "    enabled: true\n    verify: false\n", "tls.yaml", NO_ENV);
+        assertThat(off.tls().backend().verified()).isFalse();
+        assertThat(SluiceConfig.defaults().tls().backend().verify()).as("no TLS, nothing to verify").isFalse();
+    }
+
     /** Every client the proxy accepts may wait its turn for a backend unless told otherwise. */
     @Test
     void theBackendQueueHoldsAsManyAsMayConnect() {

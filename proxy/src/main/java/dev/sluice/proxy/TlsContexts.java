@@ -45,6 +45,8 @@ final class TlsContexts {
         try {
             SslContextBuilder builder = SslContextBuilder.forClient();
             if (!config.verify()) {
+                log.warn("tls.backend.verify is false: any certificate is accepted, so whoever answers at a backend's"
+                        + " address sees what the proxy sends there; set tls.backend.ca to the server's CA instead");
                 builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
             } else if (config.ca().isPresent()) {
                 builder.trustManager(config.ca().get().toFile());

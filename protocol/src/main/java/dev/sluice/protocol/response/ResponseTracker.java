@@ -143,6 +143,11 @@ public final class ResponseTracker {
         return awaitingClient;
     }
 
+    /** The server asked for a LOCAL INFILE's contents and waits for them. */
+    public boolean awaitsLocalFile() {
+        return state == State.LOCAL_INFILE_DATA;
+    }
+
     /** Feeds one whole physical server packet. */
     public boolean accept(ByteBuf payload) {
         return accept(payload, payload.readableBytes());

@@ -1,5 +1,6 @@
 package dev.sluice.proxy.backend;
 
+import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.ServerStatus;
@@ -346,6 +347,12 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         boolean done = tracker.accept(payload, length);
+        if (tracker.awaitsLocalFile() && !Capabilities.has(identity.capabilities(), Capabilities.CLIENT_LOCAL_FILES)) {
+            // An honest server asks only when the login allowed it; a rogue one would have the client
+            // send a file of its choosing. The request never reaches the client.
+            throw new ProtocolException("it asked for a LOCAL INFILE, which this connection did not allow"
+                    + " (limits.allow_local_infile is off)");
+        }
         if (framed) {
             if (head.rows() != null && tracker.lastPacketWasRow()) {
                 head.rows().accept(payload);
