@@ -228,13 +228,26 @@ public final class ProxyRuntime {
         sessionsById.remove(connectionId, session);
     }
 
+    /** Pass-through sessions: no KILL reaches them by id, but a shunned backend fails their statements too. */
+    private final Set<dev.sluice.proxy.kill.KillableSession> passThrough = ConcurrentHashMap.newKeySet();
+
+    public void registerPassThrough(dev.sluice.proxy.kill.KillableSession session) {
+        passThrough.add(session);
+    }
+
+    public void unregisterPassThrough(dev.sluice.proxy.kill.KillableSession session) {
+        passThrough.remove(session);
+    }
+
     /**
      * {@code backend} stopped answering its health checks: the statements in flight there fail now,
      * each on its session's loop (an autocommit read on a replica is retried elsewhere), instead of
      * waiting for a server that may never answer (kill -STOP, a hung disk, a dead network path).
      */
     public void failStatementsOn(Backend backend, String reason) {
-        for (dev.sluice.proxy.kill.KillableSession session : sessionsById.values()) {
+        List<dev.sluice.proxy.kill.KillableSession> sessions = new java.util.ArrayList<>(sessionsById.values());
+        sessions.addAll(passThrough);
+        for (dev.sluice.proxy.kill.KillableSession session : sessions) {
             session.eventLoop().execute(() -> {
                 BackendConnection connection = session.statementConnection();
                 if (connection != null && connection.backend() == backend) {

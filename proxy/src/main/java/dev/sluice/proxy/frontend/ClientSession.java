@@ -131,6 +131,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         backend.backend().activeSessions().incrementAndGet();
         if (connectionId >= 0) {
             runtime.registerSession(connectionId, this);
+        } else {
+            runtime.registerPassThrough(this);
         }
         runtime.observer().onSessionStart(this);
     }
@@ -373,7 +375,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
             changedUser = true;
         }
         if (!Commands.expectsNoResponse(command)) {
-            if (connectionId >= 0 && QueryTimeout.applies(command, runtime.config().timeouts().query())) {
+            if (QueryTimeout.applies(command, runtime.config().timeouts().query())) {
                 QueryTimeout.arm(runtime, this, responsesDone + pending, runtime.config().timeouts().query());
             }
             pending++;
@@ -526,6 +528,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     private void releaseBackend(boolean reusable) {
         if (connectionId >= 0) {
             runtime.unregisterSession(connectionId, this);
+        } else {
+            runtime.unregisterPassThrough(this);
         }
         held.forEach(ReferenceCountUtil::release);
         held.clear();

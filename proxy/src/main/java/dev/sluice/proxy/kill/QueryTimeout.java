@@ -31,11 +31,18 @@ public final class QueryTimeout {
     }
 
     private static void expire(ProxyRuntime runtime, KillableSession session, long statement) {
-        if (session.responsesDone() != statement || session.login() == null) {
+        if (session.responsesDone() != statement) {
             return;
         }
         BackendConnection running = session.statementConnection();
         if (running == null || !running.channel().isActive()) {
+            return;
+        }
+        if (session.login() == null) {
+            // Pass-through: the proxy has no password to log a KILL connection in with. Closing the
+            // connection ends the session and, once the server notices, the statement.
+            running.fail("the statement ran past timeouts.query (" + runtime.config().timeouts().query().toMillis()
+                    + " ms); a pass-through session's backend connection is closed then, as no KILL QUERY can reach it");
             return;
         }
         running.killStarted();

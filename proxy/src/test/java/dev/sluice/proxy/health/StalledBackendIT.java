@@ -65,6 +65,39 @@ class StalledBackendIT {
         cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
     }
 
+    /** Pass-through sessions too: the statement in flight on the stopped backend fails once it is shunned. */
+    @Test
+    void aPassThroughStatementOnAStoppedBackendFailsOnceItIsShunned(MariaDbCluster cluster) throws Exception {
+        MariaDbServer replica = cluster.replicas().get(0);
+        try (ProxyServer proxy = ProxyFixture.start(ProxyFixture.config(List.of(ProxyFixture.backend(replica)))
+                .withUsers(List.of())
+                // Pass-through has no account of its own for the checks: they need one.
+                .withHealth(new HealthConfig(true, Duration.ofMillis(200), Duration.ofMillis(300), 2, 2, Duration.ZERO,
+                        Optional.of(dev.sluice.testkit.TestUsers.APP_USER),
+                        Optional.of(dev.sluice.testkit.TestUsers.APP_PASSWORD))));
+             Connection c = ProxyFixture.connect(proxy, "sluice_test", "socketTimeout=30000");
+             Statement s = c.createStatement()) {
+            Thread.ofVirtual().start(() -> {
+                try (Connection admin = replica.openAdmin(); Statement list = admin.createStatement()) {
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                            .until(() -> sleeping(list));
+                    signal(replica, "STOP");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long start = System.nanoTime();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeQuery("SELECT SLEEP(2), @@port"))
+                    .isInstanceOf(java.sql.SQLException.class);
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertThat(seconds).as("failed within a few health intervals, not after the 30 s socket timeout")
+                    .isLessThan(15);
+        } finally {
+            signal(replica, "CONT");
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
+    }
+
     private static boolean sleeping(Statement list) throws java.sql.SQLException {
         try (ResultSet rs = list.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
                 + " WHERE INFO LIKE 'SELECT SLEEP(2)%'")) {

@@ -48,6 +48,32 @@ class QueryTimeoutIT {
         }
     }
 
+    /**
+     * Pass-through has no password for a KILL connection: the statement's backend connection is
+     * closed instead, and the client hears of it at once rather than after the statement.
+     */
+    @Test
+    void aPassThroughStatementPastTheTimeoutEndsItsSession(MariaDbCluster cluster) throws Exception {
+        SluiceConfig base = ProxyFixture.config(ProxyFixture.backends(cluster)).withUsers(java.util.List.of());
+        TimeoutsConfig t = base.timeouts();
+        try (ProxyServer proxy = ProxyFixture.start(base.withTimeouts(new TimeoutsConfig(t.connect(), t.handshake(),
+                t.clientIdle(), t.backendQueue(), t.poolIdle(), t.shutdown(), t.backendRetry(), Duration.ofSeconds(1))));
+             Connection c = ProxyFixture.connect(proxy, "sluice_test", "");
+             Statement s = c.createStatement()) {
+            assertThat(sleep(s, "0.2")).as("shorter than the timeout").isZero();
+            long start = System.nanoTime();
+            SQLException ended = catchThrowableOfType(SQLException.class, () -> sleep(s, "20"));
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertThat((Throwable) ended).as("the client is told").isNotNull();
+            assertThat(seconds).as("after about a second, not 20").isLessThan(10);
+        }
+        try (ProxyServer proxy = ProxyFixture.start(base);
+             Connection c = ProxyFixture.connect(proxy, "sluice_test", "");
+             Statement s = c.createStatement()) {
+            assertThat(sleep(s, "1.2")).as("off by default").isZero();
+        }
+    }
+
     private static int sleep(Statement s, String seconds) throws SQLException {
         try (ResultSet rs = s.executeQuery("SELECT SLEEP(" + seconds + ")")) {
             assertThat(rs.next()).isTrue();
