@@ -27,7 +27,8 @@ final class ConfigReader {
             "gtid_wait_timeout", "rules");
     static final List<String> RULE_KEYS = List.of("match", "digest", "route");
     static final List<String> LIMITS_KEYS =
-            List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size");
+            List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size",
+                    "failed_logins_before_delay", "buffered_memory");
     static final List<String> TIMEOUTS_KEYS =
             List.of("connect", "handshake", "client_idle", "backend_queue", "pool_idle", "shutdown", "backend_retry",
                     "query");
@@ -212,7 +213,13 @@ final class ConfigReader {
         int maxPacket = limits.scalar("max_packet_size", ByteSizes.EXPECTED)
                 .flatMap(v -> v.byteSize(LimitsConfig.MIN_PACKET_SIZE, LimitsConfig.MAX_PACKET_SIZE))
                 .orElse(LimitsConfig.MAX_PACKET_SIZE);
-        return limits.build(before, () -> new LimitsConfig(maxClients, queueSize, localInfile, maxPacket),
+        int failedLogins = limits.scalar("failed_logins_before_delay", "an integer >= 0")
+                .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(LimitsConfig.DEFAULT_FAILED_LOGINS_BEFORE_DELAY);
+        int bufferedMemory = limits.scalar("buffered_memory", ByteSizes.EXPECTED)
+                .flatMap(v -> v.byteSize(LimitsConfig.MIN_BUFFERED_MEMORY, LimitsConfig.MAX_PACKET_SIZE))
+                .orElse(LimitsConfig.MAX_PACKET_SIZE);
+        return limits.build(before, () -> new LimitsConfig(maxClients, queueSize, localInfile, maxPacket, failedLogins,
+                        bufferedMemory),
                 LimitsConfig.defaults());
     }
 

@@ -9,6 +9,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendConnector;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.memory.MemoryBudget;
 import dev.sluice.proxy.routing.Router;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.SslContext;
@@ -20,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every client connection needs from the proxy, handed to handlers through their
@@ -27,6 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the client connection count.
  */
 public final class ProxyRuntime {
+
+    private static final Logger log = LoggerFactory.getLogger(ProxyRuntime.class);
 
     /** Replaced as a whole by a config reload; read it afresh rather than keeping it. */
     private volatile SluiceConfig config;
@@ -52,9 +57,12 @@ public final class ProxyRuntime {
      * process, so a proxy started again asks for full authentication again.
      */
     private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
+    /** Its threshold is the starting config's: a reload keeps the counts, and the threshold. */
+    private final dev.sluice.proxy.auth.FailedLogins failedLogins;
+    /** Its limit is the starting config's. */
+    private final MemoryBudget bufferedMemory;
     private volatile boolean shuttingDown;
-    private final dev.sluice.proxy.capture.CaptureControl capture =
-            new dev.sluice.proxy.capture.CaptureControl(this::addObserver, this::removeObserver);
+    private final dev.sluice.proxy.capture.CaptureControl capture;
     private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile dev.sluice.proxy.observe.StatementObserver observer = dev.sluice.proxy.observe.StatementObserver.NONE;
@@ -62,6 +70,14 @@ public final class ProxyRuntime {
     ProxyRuntime(SluiceConfig config, List<Backend> backends, Router router, BackendConnector connector,
                  RsaKeyPair rsaKeys, SslContext clientTls, SslContext backendTls, ChannelGroup clients) {
         this.config = config;
+        this.failedLogins = new dev.sluice.proxy.auth.FailedLogins(config.limits().failedLoginsBeforeDelay());
+        this.bufferedMemory = MemoryBudget.upTo(config.limits().bufferedMemory());
+        if (bufferedMemory.limit() < config.limits().bufferedMemory()) {
+            log.info("limits.buffered_memory: {} MiB, a quarter of the JVM's memory (configured: {} MiB)",
+                    bufferedMemory.limit() >> 20, config.limits().bufferedMemory() >> 20);
+        }
+        this.capture = new dev.sluice.proxy.capture.CaptureControl(this::addObserver, this::removeObserver,
+                () -> true, bufferedMemory);
         this.backends = List.copyOf(backends);
         this.router = router;
         this.connector = connector;
@@ -267,6 +283,16 @@ public final class ProxyRuntime {
     }
 
     /** User names that may log in with caching_sha2_password fast authentication. */
+    /** What sessions' large commands and capture's queue hold together. */
+    public MemoryBudget bufferedMemory() {
+        return bufferedMemory;
+    }
+
+    /** Failed logins in a row per client address, and how long each next answer there waits. */
+    public dev.sluice.proxy.auth.FailedLogins failedLogins() {
+        return failedLogins;
+    }
+
     public Set<String> sha2Cache() {
         return sha2Cache;
     }

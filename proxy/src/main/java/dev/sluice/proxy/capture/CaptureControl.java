@@ -1,6 +1,7 @@
 package dev.sluice.proxy.capture;
 
 import dev.sluice.config.CaptureConfig;
+import dev.sluice.proxy.memory.MemoryBudget;
 import dev.sluice.proxy.observe.StatementObserver;
 import java.time.Duration;
 import java.util.Optional;
@@ -23,6 +24,7 @@ public final class CaptureControl implements AutoCloseable {
     private final Consumer<StatementObserver> register;
     private final Consumer<StatementObserver> unregister;
     private final BooleanSupplier clientStatementIds;
+    private final MemoryBudget budget;
     private final CaptureStats stats = new CaptureStats();
     private CaptureConfig config = CaptureConfig.defaults();
     private CaptureWriter writer;
@@ -30,19 +32,26 @@ public final class CaptureControl implements AutoCloseable {
 
     /** {@code register} and {@code unregister} add and remove an observer of every statement. */
     public CaptureControl(Consumer<StatementObserver> register, Consumer<StatementObserver> unregister) {
-        this(register, unregister, () -> true);
+        this(register, unregister, () -> true, MemoryBudget.unlimited());
+    }
+
+    public CaptureControl(Consumer<StatementObserver> register, Consumer<StatementObserver> unregister,
+                          BooleanSupplier clientStatementIds) {
+        this(register, unregister, clientStatementIds, MemoryBudget.unlimited());
     }
 
     /**
      * @param clientStatementIds whether observers see prepared-statement ids as the client knows them;
      *                           when not, capture writes executes without pairing them with prepares
      *                           rather than pair them wrongly (both routers show the client's ids)
+     * @param budget             what statements waiting for the writer take their bytes from
      */
     public CaptureControl(Consumer<StatementObserver> register, Consumer<StatementObserver> unregister,
-                          BooleanSupplier clientStatementIds) {
+                          BooleanSupplier clientStatementIds, MemoryBudget budget) {
         this.register = register;
         this.unregister = unregister;
         this.clientStatementIds = clientStatementIds;
+        this.budget = budget;
     }
 
     /** Starts capturing with {@code wanted} (which must name a file), replacing any capture running. */
@@ -52,7 +61,7 @@ public final class CaptureControl implements AutoCloseable {
         }
         stopRunning();
         config = wanted.withEnabled(true);
-        writer = new CaptureWriter(config, stats);
+        writer = new CaptureWriter(config, stats, budget);
         observer = new CaptureObserver(config, writer, stats, clientStatementIds.getAsBoolean());
         writer.start();
         register.accept(observer);

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.capture;
 
 import dev.sluice.config.CaptureConfig;
+import dev.sluice.proxy.memory.MemoryBudget;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
@@ -40,11 +41,11 @@ final class CaptureWriter implements Runnable {
     private long unflushedStatements;
     private long unflushedBytes;
 
-    CaptureWriter(CaptureConfig config, CaptureStats stats) {
+    CaptureWriter(CaptureConfig config, CaptureStats stats, MemoryBudget budget) {
         this.config = config;
         this.path = config.file().orElseThrow(() -> new IllegalArgumentException("capture needs a file"));
         this.stats = stats;
-        this.queue = new StatementQueue(config.queueSize());
+        this.queue = new StatementQueue(config.queueSize(), budget);
         this.thread = Thread.ofPlatform().name("sluice-capture-writer").daemon(true).unstarted(this);
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.proxy.capture;
 
+import dev.sluice.proxy.memory.MemoryBudget;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * CPU. D. Vyukov's bounded queue: each slot carries a sequence number that says whose turn it is
  * (a producer's at lap {@code pos}, or the consumer's at {@code pos + 1}); producers claim
  * positions with a CAS. {@code count} bounds the queue at exactly {@code capacity} (the ring is a
- * power of two, at least 2).
+ * power of two, at least 2); the statements' bytes are taken from the proxy's {@link MemoryBudget},
+ * so a full queue of long statements cannot take gigabytes.
  */
 final class StatementQueue {
 
@@ -21,15 +23,23 @@ final class StatementQueue {
     private final AtomicLongArray sequences;
     private final AtomicReferenceArray<CapturedStatement> slots;
     private final AtomicInteger count = new AtomicInteger();
+    private final MemoryBudget budget;
+    /** Bytes the queued statements hold, taken from {@link #budget}. */
+    private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong enqueued = new AtomicLong();
     /** Consumer only. */
     private long dequeued;
 
     StatementQueue(int capacity) {
+        this(capacity, MemoryBudget.unlimited());
+    }
+
+    StatementQueue(int capacity, MemoryBudget budget) {
         if (capacity < 1 || capacity > 1 << 30) {
             throw new IllegalArgumentException("capacity " + capacity + " (expected: 1 to 2^30)");
         }
         this.capacity = capacity;
+        this.budget = budget;
         int size = Math.max(2, Integer.highestOneBit(capacity - 1 == 0 ? 1 : capacity - 1) << 1);
         this.mask = size - 1;
         this.sequences = new AtomicLongArray(size);
@@ -41,10 +51,16 @@ final class StatementQueue {
 
     /** False, at once, when the queue is full. Any thread. */
     boolean offer(CapturedStatement statement) {
-        if (count.getAndIncrement() >= capacity) {
-            count.decrementAndGet();
+        long weight = weight(statement);
+        if (!budget.reserve(weight)) {
             return false;
         }
+        if (count.getAndIncrement() >= capacity) {
+            count.decrementAndGet();
+            budget.release(weight);
+            return false;
+        }
+        bytes.addAndGet(weight);
         long pos = enqueued.get();
         int slot;
         while (true) {
@@ -58,6 +74,8 @@ final class StatementQueue {
             } else if (turn < 0) {
                 // The consumer has not freed this slot yet: full after all.
                 count.decrementAndGet();
+                bytes.addAndGet(-weight);
+                budget.release(weight);
                 return false;
             } else {
                 pos = enqueued.get();
@@ -77,14 +95,29 @@ final class StatementQueue {
                 // Empty, or the next producer claimed its slot but has not published yet: later.
                 break;
             }
-            into.add(slots.getPlain(slot));
+            CapturedStatement statement = slots.getPlain(slot);
+            into.add(statement);
             slots.setPlain(slot, null);
+            long weight = weight(statement);
+            bytes.addAndGet(-weight);
+            budget.release(weight);
             sequences.setRelease(slot, dequeued + mask + 1);
             dequeued++;
             count.decrementAndGet();
             moved++;
         }
         return moved;
+    }
+
+    /** What a queued statement holds, roughly: its copied bytes and the object around them. */
+    static long weight(CapturedStatement statement) {
+        return 128L + (statement.text == null ? 0 : statement.text.length)
+                + (statement.payload == null ? 0 : statement.payload.length);
+    }
+
+    /** Bytes the queued statements hold now. */
+    long bytes() {
+        return bytes.get();
     }
 
     /** Statements queued now. */

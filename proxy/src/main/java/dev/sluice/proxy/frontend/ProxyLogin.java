@@ -157,9 +157,32 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     }
 
     private void step(ChannelHandlerContext ctx, ServerStep step) {
+        if (step instanceof ServerStep.Reply reply) {
+            ctx.writeAndFlush(Replies.frame(ctx.alloc(), ++sequenceId, reply.payload()));
+            return;
+        }
+        // A verdict: from an address that failed too often in a row, it waits, either way.
+        java.time.Duration delay = runtime.failedLogins().delayFor(address(ctx));
+        if (delay.isZero()) {
+            verdict(ctx, step);
+            return;
+        }
+        phase = Phase.AUTH_WORK;
+        timeout.cancel();
+        ctx.channel().config().setAutoRead(false);
+        ctx.executor().schedule(() -> {
+            if (phase == Phase.AUTH_WORK && ctx.channel().isActive()) {
+                phase = Phase.AUTH;
+                verdict(ctx, step);
+            }
+        }, delay.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    private void verdict(ChannelHandlerContext ctx, ServerStep step) {
         switch (step) {
-            case ServerStep.Reply reply -> ctx.writeAndFlush(Replies.frame(ctx.alloc(), ++sequenceId, reply.payload()));
+            case ServerStep.Reply reply -> throw new IllegalStateException("not a verdict: " + reply);
             case ServerStep.Accept accept -> {
+                runtime.failedLogins().succeeded(address(ctx));
                 for (byte[] payload : accept.sendBeforeOk()) {
                     ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
                 }
@@ -170,6 +193,9 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             }
             case ServerStep.Reject reject -> {
                 runtime.stats().loginFailed();
+                if (reject.errorCode() == Replies.ACCESS_DENIED) {
+                    runtime.failedLogins().failed(address(ctx));
+                }
                 refuse(ctx, reject.errorCode(), reject.sqlState(), reject.message());
             }
         }
@@ -242,6 +268,10 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         timeout.cancel();
         phase = Phase.DONE;
         ctx.fireChannelInactive();
+    }
+
+    private static java.net.InetAddress address(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress socket ? socket.getAddress() : null;
     }
 
     static String host(ChannelHandlerContext ctx) {

@@ -83,6 +83,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private Backend currentBackend;
     private final ReadYourWrites readYourWrites;
     private final LastInsertId lastInsertId = new LastInsertId();
+    /** Gives back a connection kept after a write once the session stays idle this long. */
+    private static final long LINGER_MILLIS = 200;
+    private io.netty.util.concurrent.ScheduledFuture<?> lingering;
+    /** Bytes of a command of 16 MiB or more this session holds, counted in {@link ProxyRuntime#bufferedMemory()}. */
+    private long heldCommandBytes;
     private final CarriedError carriedError = new CarriedError();
     private final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
     private final ReadBacks readBacks;
@@ -209,6 +214,31 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         }
     }
 
+    /**
+     * A command of 16 MiB or more is held until it is whole, and then until its response ends:
+     * {@code bytes} of it now, counted against the memory all sessions share for that.
+     */
+    private boolean holdIncoming(long bytes) {
+        if (bytes > heldCommandBytes) {
+            if (!runtime.bufferedMemory().reserve(bytes - heldCommandBytes)) {
+                end(1, Replies.PACKET_TOO_LARGE, "08S01", "Sluice: large commands and capture hold "
+                        + (runtime.bufferedMemory().held() >> 20) + " MiB, and this command's "
+                        + (bytes >> 20) + " MiB would pass limits.buffered_memory ("
+                        + (runtime.bufferedMemory().limit() >> 20) + " MiB)");
+                return false;
+            }
+            heldCommandBytes = bytes;
+        }
+        return true;
+    }
+
+    private void releaseHeldCommand() {
+        if (heldCommandBytes > 0) {
+            runtime.bufferedMemory().release(heldCommandBytes);
+            heldCommandBytes = 0;
+        }
+    }
+
     /** Takes the next queued command, if any, and starts it. */
     private void next() {
         while (phase == Phase.IDLE && !queue.isEmpty()) {
@@ -218,7 +248,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                 return;
             }
             if (length < 0) {
+                if (!holdIncoming(-length)) {
+                    return;
+                }
                 break;
+            }
+            if (length >= Packet.MAX_PAYLOAD && !holdIncoming(length)) {
+                return;
             }
             ByteBuf frame = queue.takeFirst(client.alloc());
             if (length == 0) {
@@ -631,6 +667,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             afterResponse(done, response);
         }
         done.frame().release();
+        releaseHeldCommand();
         BackendConnection bound = binding.connection();
         if (done.code() == Commands.COM_RESET_CONNECTION && response != null && !response.isError() && bound != null) {
             // The reset also turned the connection's session tracking off: put it back first.
@@ -858,6 +895,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             current.frame().release();
             current = null;
         }
+        releaseHeldCommand();
         statements.closeAll();
         binding.releaseForGood();
         ctx.fireChannelInactive();

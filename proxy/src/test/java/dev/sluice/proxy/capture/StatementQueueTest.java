@@ -2,6 +2,7 @@ package dev.sluice.proxy.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.proxy.memory.MemoryBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,6 +34,32 @@ class StatementQueueTest {
                 assertThat(queue.drainTo(out, 10)).isZero();
             }
         }
+    }
+
+    /** Long statements fill the queue by their size before its count: a full queue holds no gigabytes. */
+    @Test
+    void takesTheBytesItHoldsFromTheBudget() {
+        MemoryBudget budget = new MemoryBudget(10_000);
+        StatementQueue queue = new StatementQueue(1000, budget);
+        int accepted = 0;
+        while (queue.offer(withText(3_000))) {
+            accepted++;
+        }
+        assertThat(accepted).isEqualTo(3);
+        assertThat(queue.bytes()).isLessThanOrEqualTo(10_000).isEqualTo(budget.held());
+        assertThat(queue.offer(withText(10))).as("a short one still fits").isTrue();
+        List<CapturedStatement> out = new ArrayList<>();
+        assertThat(queue.drainTo(out, Integer.MAX_VALUE)).isEqualTo(4);
+        assertThat(budget.held()).as("drained, nothing held").isZero();
+        assertThat(budget.reserve(9_000)).as("another holder of the budget").isTrue();
+        assertThat(queue.offer(withText(3_000))).as("what others hold counts").isFalse();
+        budget.release(9_000);
+        assertThat(queue.offer(withText(3_000))).isTrue();
+    }
+
+    private static CapturedStatement withText(int length) {
+        return new CapturedStatement(3, 1, "u", null, null, new byte[length], false, null, 1, 0, null, null, false,
+                length, true);
     }
 
     @Test
