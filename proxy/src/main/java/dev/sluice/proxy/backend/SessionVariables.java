@@ -23,8 +23,13 @@ public final class SessionVariables {
             "session_track_system_variables", "session_track_schema", "session_track_state_change",
             "session_track_transaction_info", "redirect_url", "server_id");
 
+    /** A connection's LAST_INSERT_ID() that a statement may have changed unseen. */
+    public static final long UNKNOWN_ID = -1;
+
     private String schema;
     private final Map<String, String> variables = new HashMap<>();
+    /** LAST_INSERT_ID() here, or {@link #UNKNOWN_ID}; a login starts at 0. */
+    private long lastInsertId;
 
     public SessionVariables(String schema) {
         this.schema = emptyToNull(schema);
@@ -33,6 +38,7 @@ public final class SessionVariables {
     public SessionVariables copy() {
         SessionVariables copy = new SessionVariables(schema);
         copy.variables.putAll(variables);
+        copy.lastInsertId = lastInsertId;
         return copy;
     }
 
@@ -87,6 +93,15 @@ public final class SessionVariables {
     public void reset(String newSchema) {
         variables.clear();
         schema = emptyToNull(newSchema);
+        lastInsertId = 0;
+    }
+
+    public long lastInsertId() {
+        return lastInsertId;
+    }
+
+    public void lastInsertId(long value) {
+        lastInsertId = value;
     }
 
     /**

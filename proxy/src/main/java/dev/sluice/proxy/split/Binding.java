@@ -17,6 +17,8 @@ import java.util.function.Consumer;
 final class Binding {
 
     private final EnumSet<PinReason> pins = EnumSet.noneOf(PinReason.class);
+    /** The statements with a cursor open on the connection (PinReason.OPEN_CURSOR while any is). */
+    private final Set<ProxyStatement> openCursors = new java.util.HashSet<>();
     private final Consumer<PinReason> onPinned;
     private BackendConnection connection;
     private BackendPool pool;
@@ -29,6 +31,13 @@ final class Binding {
      * once if that one does not ask.
      */
     private boolean keepIfAsked;
+    /**
+     * The last statement changed rows or reported an insert id: ROW_COUNT() and LAST_INSERT_ID()
+     * are asked by the code that sent it, at once. Kept for the next statement as above, but given
+     * back after a short idle time ({@link #lingersBriefly}), so that sessions idle after a write do
+     * not hold the pool's connections.
+     */
+    private boolean keepBriefly;
     private long holds;
 
     Binding(Consumer<PinReason> onPinned) {
@@ -106,11 +115,29 @@ final class Binding {
 
     /** Before a statement: a connection kept only in case the next statement asked goes back. */
     void releaseUnlessAskedFor(RoutedStatement next, boolean preparedStatement) {
-        if (connection != null && keepIfAsked && !next.readsLastConnection() && !preparedStatement && !inTransaction
-                && pins.isEmpty() && !keepForNext) {
+        if (releasesBefore(next, preparedStatement)) {
             give(false);
         }
         keepIfAsked = keepIfAsked && connection != null && next.keepsDiagnostics();
+        keepBriefly = false;
+    }
+
+    /** Whether {@link #releaseUnlessAskedFor} gives the connection back before {@code next}. */
+    boolean releasesBefore(RoutedStatement next, boolean preparedStatement) {
+        // Kept for what the last statement left, a prepared statement's command stays where it is
+        // prepared; kept only for a row count, the connection goes whatever comes.
+        boolean kept = keepIfAsked ? !preparedStatement : keepBriefly;
+        return connection != null && kept && !next.readsLastConnection() && !inTransaction && pins.isEmpty()
+                && !keepForNext;
+    }
+
+    /**
+     * The connection stays for {@code next} instead of going back before it, as if next asked for
+     * what the last statement left (only the connection knows the session's LAST_INSERT_ID()).
+     */
+    void stayFor(RoutedStatement next) {
+        keepIfAsked = next.keepsDiagnostics();
+        keepBriefly = false;
     }
 
     /**
@@ -128,13 +155,14 @@ final class Binding {
     }
 
     /** What a response says about holding on: transaction state, pins made or released. */
-    void afterResponse(int command, RoutedStatement route, Response response, boolean prepared) {
+    void afterResponse(int command, RoutedStatement route, ProxyStatement statement, Response response,
+                       boolean prepared) {
         if (response.statusKnown()) {
             inTransaction = response.inTransaction();
         }
         keepForNext = prepared;
-        keepIfAsked = keepIfAsked || response.warnings() > 0 || response.isError() || response.lastInsertId() > 0
-                || route.keepForNext();
+        keepIfAsked = keepIfAsked || response.warnings() > 0 || response.isError() || route.keepForNext();
+        keepBriefly = keepBriefly || response.lastInsertId() > 0 || route.changesRows();
         // After an error too when a multi-statement or a procedure may have got partway first; a
         // single statement that failed made nothing.
         if (!route.pins().isEmpty() && (!response.isError() || route.callsProcedure() || route.multiStatement())) {
@@ -148,21 +176,57 @@ final class Binding {
             // A procedure's error comes without the session-state report of what it did before.
             pin(PinReason.UNTRACKED_STATE);
         }
-        if (response.cursorExists()) {
-            pin(PinReason.OPEN_CURSOR);
-        } else if (command == Commands.COM_STMT_FETCH && response.lastRowSent()) {
-            pins.remove(PinReason.OPEN_CURSOR);
+        if (statement != null) {
+            if (response.cursorExists()) {
+                openCursors.add(statement);
+            } else if (command == Commands.COM_STMT_EXECUTE || command == Commands.COM_STMT_RESET && !response.isError()
+                    || command == Commands.COM_STMT_FETCH && response.lastRowSent()) {
+                // Executing again closes the statement's cursor first, as a reset does.
+                openCursors.remove(statement);
+            }
+            cursorsChanged();
         }
         if (command == Commands.COM_STMT_EXECUTE) {
             pins.remove(PinReason.LONG_DATA);
         }
     }
 
+    /** COM_STMT_CLOSE: the statement's cursor closes with it (when the close is written, before the next command there). */
+    void statementClosed(ProxyStatement statement) {
+        if (openCursors.remove(statement)) {
+            cursorsChanged();
+        }
+    }
+
+    private void cursorsChanged() {
+        if (openCursors.isEmpty()) {
+            pins.remove(PinReason.OPEN_CURSOR);
+        } else {
+            pin(PinReason.OPEN_CURSOR);
+        }
+    }
+
     /** After a statement: the connection goes back unless something holds it. */
     void releaseIfFree() {
-        if (connection != null && !inTransaction && !keepForNext && !keepIfAsked && pins.isEmpty()) {
+        if (free()) {
             give(false);
         }
+    }
+
+    /** Whether {@link #releaseIfFree} gives the connection back now. */
+    boolean free() {
+        return connection != null && !inTransaction && !keepForNext && !keepIfAsked && !keepBriefly && pins.isEmpty();
+    }
+
+    /** Held only in case the next statement asks for a row count or an insert id. */
+    boolean lingersBriefly() {
+        return connection != null && keepBriefly && !keepIfAsked && !keepForNext && !inTransaction && pins.isEmpty();
+    }
+
+    /** The session stayed idle after a write: the connection goes back. */
+    void releaseLingering() {
+        keepBriefly = false;
+        give(false);
     }
 
     /**
@@ -174,9 +238,11 @@ final class Binding {
             give(inTransaction || !pins.isEmpty() || !connection.idle());
         }
         pins.clear();
+        openCursors.clear();
         inTransaction = false;
         keepForNext = false;
         keepIfAsked = false;
+        keepBriefly = false;
     }
 
     /**
@@ -185,8 +251,10 @@ final class Binding {
      */
     void clearPins() {
         pins.retainAll(Set.of(PinReason.NO_SCHEMA));
+        openCursors.clear();
         keepForNext = false;
         keepIfAsked = false;
+        keepBriefly = false;
     }
 
     private void give(boolean reset) {

@@ -1,45 +1,100 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.SessionVariables;
 
 /**
  * LAST_INSERT_ID() belongs to the session, but a split session's statements run on many
- * connections, each holding the value its own last insert left (often another session's). The
- * session's value is kept from the OKs of its statements and set on the connection before a
- * statement that reads it, unless that connection is the one that produced it, held since.
+ * connections, each holding the value its own last insert left (often another session's). Each
+ * connection's value is known while the proxy saw every statement that could change it
+ * ({@link SessionVariables#lastInsertId()}); the session's is set on a connection before a
+ * statement that reads it, unless the connection has it already.
  *
- * <p>The OK of an insert that gave its auto-increment column an explicit value (or of an ON
- * DUPLICATE KEY UPDATE that updated a row) reports that row's id while LAST_INSERT_ID() keeps the
- * old one; the proxy takes the reported value, as ProxySQL does, unless the connection already had
- * the session's value: then what the connection says is the session's.
+ * <p>The OK of an insert cannot tell a generated id from one the statement gave (an explicit
+ * value, or the row an ON DUPLICATE KEY UPDATE updated): only the first changes LAST_INSERT_ID().
+ * So after an OK with an id the connection is asked, once, before it goes back to its pool or a
+ * statement reads the value ({@link #unresolvedOn}): the session keeps its connection for one
+ * statement after any insert id anyway (what ROW_COUNT() and SHOW WARNINGS ask), so the question
+ * never costs the client a round trip of its own and never hides what the insert left there.
  */
 final class LastInsertId {
 
     private static final long NONE = -1;
+    /** The reported ids remembered while unresolved: the connection's value is the last generated. */
+    private static final int REPORTED_KEPT = 16;
 
     private long value;
-    /** The binding's hold count while the connection that has {@link #value} was held. */
-    private long heldAt = NONE;
+    /** The hold count while only the held connection knows the session's value; NONE when resolved. */
+    private long unresolvedAt = NONE;
+    /** The connection had the session's value before (or LAST_INSERT_ID(expr) ran): it is exact now. */
+    private boolean exact;
+    /** The connection's value before the session's statements there, or UNKNOWN_ID. */
+    private long prior;
+    private final long[] reported = new long[REPORTED_KEPT];
+    private int reportedCount;
 
     /** The session starts over (COM_RESET_CONNECTION, COM_CHANGE_USER): the server's value is 0 again. */
     void reset() {
         value = 0;
-        heldAt = NONE;
+        unresolvedAt = NONE;
+        reportedCount = 0;
     }
 
-    void afterResponse(RoutedStatement route, Response response, long holdCount) {
+    /** Whether the connection held now must be asked for the session's value before it goes or is read. */
+    boolean unresolvedOn(long holdCount) {
+        dropStale(holdCount);
+        return unresolvedAt != NONE;
+    }
+
+    /** Whether a statement that reads the value must wait for the question first. */
+    boolean mustAskBefore(RoutedStatement route, long holdCount) {
+        return route.readsLastInsertId() && unresolvedOn(holdCount) && !exact;
+    }
+
+    void afterResponse(RoutedStatement route, Response response, BackendConnection connection, long holdCount) {
+        dropStale(holdCount);
+        if (connection == null) {
+            return;
+        }
+        SessionVariables state = connection.state();
+        boolean setsExpr = !response.isError() && route.pins().contains(PinReason.LAST_INSERT_ID);
+        boolean mayChange = setsExpr || response.lastInsertId() > 0 || route.callsProcedure() || route.multiStatement();
+        if (!mayChange) {
+            return;
+        }
+        if (unresolvedAt == NONE) {
+            unresolvedAt = holdCount;
+            prior = state.lastInsertId();
+            exact = prior == value;
+            reportedCount = 0;
+        }
+        exact |= setsExpr;
         if (response.lastInsertId() > 0) {
-            value = response.lastInsertId();
-            // A generated id is on the connection now; an explicit one, or the id of the row an ON
-            // DUPLICATE KEY UPDATE updated, is not: the connection keeps what it had, which is the
-            // session's only if it already held the session's value. Else it may be another session's.
-            if (heldAt != holdCount) {
-                heldAt = NONE;
-            }
-        } else if (!response.isError() && route.pins().contains(PinReason.LAST_INSERT_ID)) {
-            // LAST_INSERT_ID(expr): the value is in a result the proxy does not read, but the session is
-            // pinned to the connection that has it.
-            heldAt = holdCount;
+            reported[reportedCount % REPORTED_KEPT] = response.lastInsertId();
+            reportedCount++;
+        }
+        state.lastInsertId(SessionVariables.UNKNOWN_ID);
+    }
+
+    /** The answer of {@code SELECT LAST_INSERT_ID()} on the held connection; null if it failed. */
+    void answered(String answer, BackendConnection connection) {
+        if (unresolvedAt == NONE) {
+            return;
+        }
+        unresolvedAt = NONE;
+        if (answer == null) {
+            value = lastReportedOr(value);
+            return;
+        }
+        long now = Long.parseUnsignedLong(answer);
+        connection.state().lastInsertId(now);
+        // The connection's value moved, or is an id the session's statements reported: generated
+        // here, so the session's. Unmoved and not reported: the session's statements gave ids
+        // without generating one, and the value there is still another session's.
+        boolean generatedHere = exact || wasReported(now) || (prior != SessionVariables.UNKNOWN_ID && now != prior);
+        if (generatedHere) {
+            value = now;
         }
     }
 
@@ -47,11 +102,33 @@ final class LastInsertId {
      * The SET that gives the connection about to run {@code route} the session's value, or null
      * when the statement does not read it or the connection already has it.
      */
-    String restoreBefore(RoutedStatement route, long holdCount) {
-        if (!route.readsLastInsertId() || heldAt == holdCount) {
+    String restoreBefore(RoutedStatement route, BackendConnection connection, long holdCount) {
+        if (!route.readsLastInsertId() || (unresolvedOn(holdCount) && exact)
+                || connection.state().lastInsertId() == value) {
             return null;
         }
-        heldAt = holdCount;
+        connection.state().lastInsertId(value);
         return "last_insert_id = " + Long.toUnsignedString(value);
+    }
+
+    /** The held connection went without being asked (lost, or the session ended): most ids are generated. */
+    private void dropStale(long holdCount) {
+        if (unresolvedAt != NONE && unresolvedAt != holdCount) {
+            unresolvedAt = NONE;
+            value = exact ? value : lastReportedOr(value);
+        }
+    }
+
+    private long lastReportedOr(long otherwise) {
+        return reportedCount == 0 ? otherwise : reported[(reportedCount - 1) % REPORTED_KEPT];
+    }
+
+    private boolean wasReported(long id) {
+        for (int i = 0; i < Math.min(reportedCount, REPORTED_KEPT); i++) {
+            if (reported[i] == id) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -45,6 +45,17 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
             true, false, false, false, false, false, false, false, List.of(), false, false, false, false);
 
+    /**
+     * This statement, sent to the primary: where a cursor it opens may stay open while the session
+     * writes (a cursor on a replica would tie the session there, where a write cannot run).
+     */
+    public RoutedStatement onPrimary() {
+        return target == Target.PRIMARY ? this : new RoutedStatement(Target.PRIMARY, pins, releases, readOnlyTransaction,
+                keepForNext, write, readsLastConnection, effectsInText, changesRows, readsLastInsertId, callsProcedure,
+                scopedVariables, commitsFirst, sessionVariablesSet, keepsDiagnostics, multiStatement, savepoint,
+                needsPrimaryTransaction);
+    }
+
     public RoutedStatement {
         pins = pins.isEmpty() ? Set.of() : EnumSet.copyOf(pins);
         releases = releases.isEmpty() ? Set.of() : EnumSet.copyOf(releases);

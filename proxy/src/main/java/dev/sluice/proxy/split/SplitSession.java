@@ -2,6 +2,7 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.packet.ComStmtExecute;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
@@ -35,6 +36,7 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -270,6 +272,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     }
 
     private void start(ByteBuf frame) {
+        if (lingering != null) {
+            lingering.cancel(false);
+            lingering = null;
+        }
         int code = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
         switch (ClientCommand.of(code)) {
             case QUIT -> {
@@ -296,7 +302,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             }
             case PREPARED_STATEMENT -> statementCommand(code, frame);
             case STATEMENT_CLOSE -> {
-                statements.close(frame);
+                ProxyStatement closed = statements.close(frame);
+                if (closed != null) {
+                    binding.statementClosed(closed);
+                }
                 frame.release();
                 next();
             }
@@ -347,7 +356,27 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         if (code == Commands.COM_STMT_SEND_LONG_DATA) {
             binding.pin(PinReason.LONG_DATA);
         }
+        if (opensCursor(code, frame) && !binding.inTransaction()) {
+            BackendConnection bound = binding.connection();
+            if (bound != null && !bound.backend().isPrimary()) {
+                binding.releaseUnlessTied();
+            }
+            route(new Command(code, frame, statement.route.onPrimary(), statement));
+            return;
+        }
         route(new Command(code, frame, statement.route, statement));
+    }
+
+    /**
+     * A COM_STMT_EXECUTE that asks for a cursor. Outside a transaction it runs on the primary: the
+     * cursor ties the session to its connection until it is read to its end, and the session may
+     * write before that (Connector/J leaves a cursor closed early open until the statement runs again).
+     */
+    private static boolean opensCursor(int code, ByteBuf frame) {
+        return code == Commands.COM_STMT_EXECUTE && frame.readableBytes() > Packet.HEADER_SIZE + 5
+                && (frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE + 5)
+                & (ComStmtExecute.CURSOR_TYPE_READ_ONLY | ComStmtExecute.CURSOR_TYPE_FOR_UPDATE
+                | ComStmtExecute.CURSOR_TYPE_SCROLLABLE)) != 0;
     }
 
     // ---- routing and state replay ----
@@ -363,6 +392,21 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         routing = command;
         routingAvoids = avoid;
         client.config().setAutoRead(false);
+        if (lastInsertId.unresolvedOn(binding.holdCount())
+                && binding.releasesBefore(command.route(), command.statement() != null)) {
+            if (command.route().target() == Target.PRIMARY && binding.connection().backend().isPrimary()) {
+                // The next primary statement may as well run there: a stream of inserts asks once.
+                binding.stayFor(command.route());
+                onConnection(command, binding.connection(), binding.pool());
+                return;
+            }
+            askLastInsertId(() -> {
+                if (stillRouting(command)) {
+                    route(command, avoid);
+                }
+            });
+            return;
+        }
         binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
         BackendConnection bound = binding.connection();
         RoutedStatement route = command.route();
@@ -421,7 +465,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                 row -> { }, done -> {
             if (stillRouting(command)) {
                 routing = null;
-                binding.afterResponse(command.code(), RoutedStatement.PRIMARY, done, false);
+                binding.afterResponse(command.code(), RoutedStatement.PRIMARY, null, done, false);
                 failCommand(command, Replies.READ_ONLY_TRANSACTION, "25006", message);
             }
         });
@@ -565,7 +609,15 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                 failCommand(command, code, sqlState, message);
             }
         };
-        String restoreLastInsertId = lastInsertId.restoreBefore(command.route(), binding.holdCount());
+        if (lastInsertId.mustAskBefore(command.route(), binding.holdCount())) {
+            askLastInsertId(() -> {
+                if (stillRouting(command)) {
+                    onConnection(command, connection, pool);
+                }
+            });
+            return;
+        }
+        String restoreLastInsertId = lastInsertId.restoreBefore(command.route(), connection, binding.holdCount());
         boolean asLeft = command.route().readsLastConnection() && binding.holdCount() == previousStatementHold;
         ConnectionSetup.run(connection, desired, readYourWrites, command.statement(), restoreLastInsertId, asLeft,
                 outcome);
@@ -679,8 +731,25 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             });
             return;
         }
+        if (lastInsertId.unresolvedOn(binding.holdCount()) && binding.free()) {
+            phase = Phase.ROUTING;
+            askLastInsertId(() -> {
+                if (phase != Phase.ENDED) {
+                    releaseAndGoOn();
+                }
+            });
+            return;
+        }
+        releaseAndGoOn();
+    }
+
+    private void releaseAndGoOn() {
         phase = Phase.IDLE;
         binding.releaseIfFree();
+        if (binding.lingersBriefly()) {
+            long hold = binding.holdCount();
+            lingering = client.eventLoop().schedule(() -> endLingering(hold), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        }
         if (runtime.shuttingDown() && binding.connection() == null) {
             client.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             phase = Phase.ENDED;
@@ -692,8 +761,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private void afterResponse(Command command, Response response) {
         boolean prepared = command.code() == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK
                 && statements.registerPrepared(command.frame(), command.route(), response, binding.connection()) != null;
-        binding.afterResponse(command.code(), command.route(), response, prepared);
-        lastInsertId.afterResponse(command.route(), response, binding.holdCount());
+        binding.afterResponse(command.code(), command.route(), command.statement(), response, prepared);
+        lastInsertId.afterResponse(command.route(), response, binding.connection(), binding.holdCount());
         carriedError.afterResponse(response, currentBackend != null && !currentBackend.isPrimary());
         replicaTransaction.afterStatement(binding.inTransaction() && currentBackend != null && !currentBackend.isPrimary(),
                 command.route(), command.route().savepoint() && command.code() == Commands.COM_QUERY
@@ -701,6 +770,41 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         if (!response.isError() && command.route().write() && currentBackend != null && currentBackend.isPrimary()) {
             readYourWrites.wrote(System.nanoTime());
         }
+    }
+
+    /** The session stayed idle after a write: the connection it kept in case it asked goes back. */
+    private void endLingering(long hold) {
+        lingering = null;
+        if (phase != Phase.IDLE || !binding.lingersBriefly() || binding.holdCount() != hold) {
+            return;
+        }
+        if (!lastInsertId.unresolvedOn(hold)) {
+            binding.releaseLingering();
+            return;
+        }
+        phase = Phase.ROUTING;
+        askLastInsertId(() -> {
+            if (phase != Phase.ENDED) {
+                phase = Phase.IDLE;
+                if (binding.lingersBriefly()) {
+                    binding.releaseLingering();
+                }
+                next();
+            }
+        });
+    }
+
+    /**
+     * Asks the held connection for LAST_INSERT_ID(), which only it knows after an insert id was
+     * reported there ({@link LastInsertId}), then goes on.
+     */
+    private void askLastInsertId(Runnable then) {
+        BackendConnection connection = binding.connection();
+        String[] answer = new String[1];
+        connection.sendOwnQuery("SELECT LAST_INSERT_ID()", row -> answer[0] = ConnectionSetup.firstColumn(row), done -> {
+            lastInsertId.answered(done.isError() ? null : answer[0], connection);
+            then.run();
+        });
     }
 
     /** The SQL of a COM_QUERY frame, in the session's character set. */

@@ -91,17 +91,18 @@ final class SplitStatements {
         return statement;
     }
 
-    /** COM_STMT_CLOSE: forgets the statement here and closes it on every connection (deferred). */
-    void close(ByteBuf frame) {
+    /** COM_STMT_CLOSE: forgets the statement here and closes it on every connection (deferred); the one closed, or null. */
+    ProxyStatement close(ByteBuf frame) {
         ProxyStatement statement = lookup(frame);
         if (statement == null) {
-            return;
+            return null;
         }
         byId.remove(statement.id);
         if (lastPrepared == statement) {
             lastPrepared = null;
         }
         closeEverywhere(statement);
+        return statement;
     }
 
     /** The session ends or resets: every statement goes. */

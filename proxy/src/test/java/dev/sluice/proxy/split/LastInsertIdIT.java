@@ -80,7 +80,8 @@ class LastInsertIdIT {
 
     /**
      * An ON DUPLICATE KEY UPDATE that updates a row reports the row's id but leaves the
-     * connection's LAST_INSERT_ID() as it was: on the shared connection, another session's.
+     * connection's LAST_INSERT_ID() as it was: on the shared connection, another session's, while
+     * the session's own is what the server would answer on a connection of its own.
      */
     @Test
     void anUpsertThatUpdatesNeverShowsAnotherSessionsId() throws SQLException {
@@ -92,8 +93,16 @@ class LastInsertIdIT {
             long others = one(sa, "SELECT LAST_INSERT_ID()");
             try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
                 s.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (" + existing + ", 6) ON DUPLICATE KEY UPDATE v = v + 1");
+                // The server keeps the session's value (none yet), neither a's nor the updated row's.
                 assertThat(one(s, "SELECT LAST_INSERT_ID()")).as("not the id session a's insert left on the connection")
-                        .isNotEqualTo(others).isEqualTo(existing);
+                        .isNotEqualTo(others).isNotEqualTo(existing).isZero();
+                s.executeUpdate("INSERT INTO insert_ids (v) VALUES (7) ON DUPLICATE KEY UPDATE v = v + 1");
+                long generated = one(s, "SELECT LAST_INSERT_ID()");
+                assertThat(generated).as("an upsert that inserts generates").isGreaterThan(others);
+                s.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (" + existing + ", 6) ON DUPLICATE KEY UPDATE v = v + 1");
+                s.executeQuery("SELECT 1").close();
+                assertThat(one(s, "SELECT LAST_INSERT_ID()")).as("after an update, asked on its connection before it went")
+                        .isEqualTo(generated);
             }
         }
     }
