@@ -44,6 +44,7 @@ public final class ProxyRuntime {
     private final Router router;
     private final BackendConnector connector;
     private final AuthPlugins authPlugins = AuthPlugins.standard();
+    private final dev.sluice.proxy.auth.AuthWork authWork = dev.sluice.proxy.auth.AuthWork.forThisMachine();
     private final RsaKeyPair rsaKeys;
     private final SslContext clientTls;
     private final SslContext backendTls;
@@ -208,6 +209,11 @@ public final class ProxyRuntime {
 
     public AuthPlugins authPlugins() {
         return authPlugins;
+    }
+
+    /** Where logins decrypt RSA-encrypted passwords, off the event loops. */
+    public dev.sluice.proxy.auth.AuthWork authWork() {
+        return authWork;
     }
 
     public RsaKeyPair rsaKeys() {

@@ -64,7 +64,8 @@ public final class ProxyServer implements AutoCloseable {
     private ProxyServer(SluiceConfig config) {
         this.config = config;
         int threads = config.eventLoops() > 0 ? config.eventLoops() : Runtime.getRuntime().availableProcessors();
-        this.transport = Transport.select();
+        dev.sluice.proxy.backend.CommandsInFlight commandsInFlight = new dev.sluice.proxy.backend.CommandsInFlight();
+        this.transport = Transport.select(commandsInFlight::count);
         this.group = new MultiThreadIoEventLoopGroup(threads, transport.handlers());
         this.serverChannelType = transport.serverChannel();
         Class<? extends SocketChannel> channelType = transport.socketChannel();
@@ -73,7 +74,8 @@ public final class ProxyServer implements AutoCloseable {
         BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
                 TlsContexts.forBackends(config.tls().backend()),
                 dev.sluice.proxy.backend.BackendAuthOptions.from(config.tls().backend()), config.timeouts().connect(),
-                config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT);
+                config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT,
+                dev.sluice.proxy.backend.OffLoopResolver.create(), commandsInFlight);
         ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
         RoutingConfig.Balancer balancer = config.routing().balancer();
         this.runtime = new ProxyRuntime(config, backends, config.routing().mode() == RoutingConfig.Mode.SPLIT
@@ -240,6 +242,8 @@ public final class ProxyServer implements AutoCloseable {
         runtime.pools().forEach(BackendPool::close);
         runtime.killConnections().closeAll();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        runtime.authWork().close();
+        runtime.connector().resolver().close();
     }
 
     /** Fired into every client pipeline when shutdown begins. */

@@ -49,6 +49,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private final PacketScanner.Visitor packetVisitor = this::onPacket;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private final long openedNanos = System.nanoTime();
+    private final CommandsInFlight commandsInFlight;
     private long threadId = -1;
     /** Split mode: session state is tracked, and listeners get whole packets only. */
     private final boolean framed;
@@ -87,11 +88,9 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private int killsPending;
     private Runnable afterKills;
 
-    public BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema) {
-        this(channel, backend, identity, schema, false);
-    }
-
-    public BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, boolean framed) {
+    public BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, boolean framed,
+                             CommandsInFlight commandsInFlight) {
+        this.commandsInFlight = commandsInFlight;
         this.channel = channel;
         this.backend = backend;
         this.identity = identity;
@@ -299,7 +298,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             tracker.begin(command.command());
         }
         inFlight.addLast(command);
-        CommandsInFlight.sent();
+        commandsInFlight.sent();
     }
 
     /**
@@ -450,7 +449,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private void completeHead(InFlight head) {
         Response response = tracker.response();
         inFlight.pollFirst();
-        CommandsInFlight.ended(1);
+        commandsInFlight.ended(1);
         long latency = System.nanoTime() - head.startNanos();
         if (head.listener() != null) {
             // Only clients' statements count: the proxy's own resets and schema changes would
@@ -583,7 +582,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         channel.close();
         ResponseListener target = listener;
         listener = null;
-        CommandsInFlight.ended(inFlight.size());
+        commandsInFlight.ended(inFlight.size());
         inFlight.clear();
         if (target != null) {
             target.onBackendLost(reason);
@@ -598,7 +597,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         broken = true;
         releasePartial();
         listener = null;
-        CommandsInFlight.ended(inFlight.size());
+        commandsInFlight.ended(inFlight.size());
         inFlight.clear();
         if (attachment != null) {
             attachment.connectionClosed();

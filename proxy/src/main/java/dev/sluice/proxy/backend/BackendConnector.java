@@ -32,12 +32,19 @@ public final class BackendConnector {
     private final AtomicReference<ServerIdentity> lastIdentity = new AtomicReference<>();
     private final boolean framed;
     private final ClientAuthOptions authOptions;
+    private final OffLoopResolver resolver;
+    private final CommandsInFlight commandsInFlight;
 
     /**
-     * @param framed split mode: connections track session state and hand on whole packets
+     * @param framed   split mode: connections track session state and hand on whole packets
+     * @param resolver looks backend host names up off the event loops
+     * @param commandsInFlight what every connection counts its commands in flight into
      */
     public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
-                            ClientAuthOptions authOptions, Duration connectTimeout, Duration backendRetry, boolean framed) {
+                            ClientAuthOptions authOptions, Duration connectTimeout, Duration backendRetry, boolean framed,
+                            OffLoopResolver resolver, CommandsInFlight commandsInFlight) {
+        this.resolver = resolver;
+        this.commandsInFlight = commandsInFlight;
         this.framed = framed;
         this.authOptions = authOptions;
         this.channelType = channelType;
@@ -65,6 +72,19 @@ public final class BackendConnector {
         return connectTimeout;
     }
 
+    /** How backend host names are looked up: by every connection to a backend this proxy opens. */
+    public OffLoopResolver resolver() {
+        return resolver;
+    }
+
+    /**
+     * A connection that was logged in elsewhere (a pass-through client's own login, relayed):
+     * from now on a backend connection like the ones this connector opens, in session mode.
+     */
+    public BackendConnection adopt(Channel channel, Backend backend, BackendIdentity identity, String schema) {
+        return new BackendConnection(channel, backend, identity, schema, false, commandsInFlight);
+    }
+
     /** Errors that say the backend cannot be reached, as opposed to the proxy running out of something. */
     private static boolean backendFault(Throwable cause) {
         return cause instanceof java.net.ConnectException || cause instanceof java.net.NoRouteToHostException
@@ -77,7 +97,7 @@ public final class BackendConnector {
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(channelType)
-                .resolver(OffLoopResolver.SHARED)
+                .resolver(resolver)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
@@ -86,7 +106,7 @@ public final class BackendConnector {
                     protected void initChannel(Channel channel) {
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
-                                backendTls, authOptions, promise, lastIdentity::set, framed));
+                                backendTls, authOptions, promise, lastIdentity::set, framed, commandsInFlight));
                     }
                 });
         ChannelFuture connect = bootstrap.connect(backend.config().address().host(), backend.config().address().port());

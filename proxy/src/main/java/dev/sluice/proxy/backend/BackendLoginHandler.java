@@ -39,6 +39,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private final java.util.function.Consumer<ServerIdentity> greetingSeen;
     private final boolean framed;
     private final ClientAuthOptions authOptions;
+    private final CommandsInFlight commandsInFlight;
 
     private ClientAuthExchange auth;
     private HandshakeV10 greeting;
@@ -47,7 +48,9 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
 
     BackendLoginHandler(Backend backend, LoginRequest request, AuthPlugins plugins, SslContext tls,
                         ClientAuthOptions authOptions, Promise<BackendConnection> promise,
-                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed) {
+                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed,
+                        CommandsInFlight commandsInFlight) {
+        this.commandsInFlight = commandsInFlight;
         this.framed = framed;
         this.authOptions = authOptions;
         this.backend = backend;
@@ -146,7 +149,8 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
 
     private void succeed(ChannelHandlerContext ctx) {
         BackendConnection connection = new BackendConnection(ctx.channel(), backend,
-                new BackendIdentity(request.user(), capabilities, request.charset()), request.schema(), framed);
+                new BackendIdentity(request.user(), capabilities, request.charset()), request.schema(), framed,
+                commandsInFlight);
         connection.threadId(greeting.connectionId());
         ctx.pipeline().replace(this, "backend", connection);
         backend.connectSucceeded();

@@ -87,7 +87,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                 return;
             }
             Bootstrap bootstrap = new Bootstrap().group(client.eventLoop()).channel(runtime.connector().channelType())
-                    .resolver(dev.sluice.proxy.backend.OffLoopResolver.SHARED)
+                    .resolver(runtime.connector().resolver())
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) runtime.connector().connectTimeout().toMillis())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .handler(new io.netty.channel.ChannelInitializer<Channel>() {
@@ -312,7 +312,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             backendChannel.close();
             return;
         }
-        BackendConnection connection = new BackendConnection(backendChannel, backend,
+        BackendConnection connection = runtime.connector().adopt(backendChannel, backend,
                 new BackendIdentity(null, negotiated, characterSet), database);
         backendChannel.pipeline().replace("login", "backend", connection);
         backendChannel.pipeline().remove("frames");

@@ -136,7 +136,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         // One step at a time: a packet already read behind this one must wait for its answer.
         phase = Phase.AUTH_WORK;
-        boolean queued = AuthWork.step(exchange, data, ctx.executor(), (step, failure) -> {
+        boolean queued = runtime.authWork().step(exchange, data, ctx.executor(), (step, failure) -> {
             if (phase != Phase.AUTH_WORK || !ctx.channel().isActive()) {
                 return;
             }

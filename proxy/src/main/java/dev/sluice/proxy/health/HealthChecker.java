@@ -142,7 +142,7 @@ public final class HealthChecker implements AutoCloseable {
                 ? loop.newSucceededFuture(state.connection)
                 : HealthConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
                         runtime.backendTls(), runtime.connector().authOptions(), loop, channelType,
-                        (int) current.timeout().toMillis());
+                        (int) current.timeout().toMillis(), runtime.connector().resolver());
         connected.addListener(done -> {
             if (!done.isSuccess()) {
                 HealthCheckException e = done.cause() instanceof HealthCheckException h ? h : null;

@@ -32,9 +32,12 @@ final class ChangeUser {
     private final ComChangeUser request;
     private final ServerAuthExchange exchange;
     private final UserConfig account;
+    private final AuthWork authWork;
     private int sequenceId;
 
-    private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId) {
+    private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId,
+                       AuthWork authWork) {
+        this.authWork = authWork;
         this.request = request;
         this.exchange = exchange;
         this.account = account;
@@ -52,7 +55,7 @@ final class ChangeUser {
                 account == null ? null : account.password().getBytes(StandardCharsets.UTF_8), seed, secure,
                 runtime.rsaKeys(), !runtime.sha2Cache().contains(request.user()));
         return new ChangeUser(request, new ServerAuthExchange(runtime.authPlugins(), login, plugin), account,
-                RawPacketDecoder.sequenceId(frame));
+                RawPacketDecoder.sequenceId(frame), runtime.authWork());
     }
 
     /** The first step, answered to the client. */
@@ -78,7 +81,7 @@ final class ChangeUser {
             return false;
         }
         int sequence = RawPacketDecoder.sequenceId(frame);
-        boolean queued = AuthWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
+        boolean queued = authWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
             if (!client.isActive()) {
                 then.accept(null);
                 return;

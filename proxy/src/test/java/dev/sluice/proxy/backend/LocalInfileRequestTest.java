@@ -91,7 +91,7 @@ class LocalInfileRequestTest {
                                                 boolean framed) {
         BackendConnection connection = new BackendConnection(channel, new Backend(
                 BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", capabilities, 45),
-                "db1", framed);
+                "db1", framed, new CommandsInFlight());
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
         return connection;

@@ -134,7 +134,7 @@ class TrackedRelayFragmentsTest {
     private static BackendConnection trackedConnection(EmbeddedChannel channel, Recorder recorder, long capabilities) {
         BackendConnection connection = new BackendConnection(channel, new Backend(
                 BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", capabilities, 45),
-                "db1", true);
+                "db1", true, new CommandsInFlight());
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
         return connection;
