@@ -133,7 +133,7 @@ public final class AdminServices implements AutoCloseable {
     /** Once a second: keeps the 10-second latency windows exact and forgets drained pools. */
     private void tick() {
         for (Backend backend : runtime.backends()) {
-            backend.latency().roll();
+            backend.stats().latency().roll();
         }
         runtime.dropDrainedPools();
     }
@@ -170,7 +170,7 @@ public final class AdminServices implements AutoCloseable {
 
     /** Counters, latencies and digests start afresh; gauges (connections, state, lag) are live values. */
     public void resetStats() {
-        runtime.backends().forEach(Backend::resetStats);
+        runtime.backends().forEach(backend -> backend.stats().reset());
         stats.reset();
         log.info("stats reset by the admin");
     }

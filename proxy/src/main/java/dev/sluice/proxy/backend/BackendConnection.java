@@ -279,7 +279,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
 
     /** Client bytes: a command frame, or data the head response waits for. */
     public void write(ByteBuf frame) {
-        backend.countBytes(frame.readableBytes(), 0);
+        backend.stats().countBytes(frame.readableBytes(), 0);
         channel.write(frame, channel.voidPromise());
     }
 
@@ -311,7 +311,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf chunk = (ByteBuf) msg;
         try {
-            backend.countBytes(0, chunk.readableBytes());
+            backend.stats().countBytes(0, chunk.readableBytes());
             currentChunk = chunk;
             chunkStart = chunk.readerIndex();
             segmentStart = chunkStart;
@@ -454,7 +454,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         if (head.listener() != null) {
             // Only clients' statements count: the proxy's own resets and schema changes would
             // skew the figures users compare with the backends' Com_* counters.
-            backend.recordResponse(latency, response.isError());
+            backend.stats().recordResponse(latency, response.isError());
             head.listener().onResponse(head.command(), response, latency);
         }
         if (head.onDone() != null) {

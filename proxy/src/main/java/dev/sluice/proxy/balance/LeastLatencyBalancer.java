@@ -29,6 +29,6 @@ final class LeastLatencyBalancer implements Balancer {
     }
 
     private static double cost(Backend backend) {
-        return backend.latencyEwmaNanos() * (backend.activeSessions().get() + 1) / backend.weight();
+        return backend.stats().latencyEwmaNanos() * (backend.activeSessions().get() + 1) / backend.weight();
     }
 }

@@ -100,7 +100,7 @@ public final class StatsObserver implements StatementObserver {
                            long latencyNanos) {
         boolean error = response.isError();
         if (error) {
-            backend.countError(response.errorCode());
+            backend.stats().countError(response.errorCode());
         }
         boolean primary = backend.isPrimary();
         (primary ? toPrimary : toReplica).increment();
