@@ -82,7 +82,7 @@ public final class BackendConnector {
      * from now on a backend connection like the ones this connector opens, in session mode.
      */
     public BackendConnection adopt(Channel channel, Backend backend, BackendIdentity identity, String schema) {
-        return new BackendConnection(channel, backend, identity, schema, false, commandsInFlight);
+        return new RelayedConnection(channel, backend, identity, schema, commandsInFlight);
     }
 
     /** Errors that say the backend cannot be reached, as opposed to the proxy running out of something. */

@@ -148,19 +148,20 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void succeed(ChannelHandlerContext ctx) {
-        BackendConnection connection = new BackendConnection(ctx.channel(), backend,
-                new BackendIdentity(request.user(), capabilities, request.charset()), request.schema(), framed,
-                commandsInFlight);
+        BackendIdentity identity = new BackendIdentity(request.user(), capabilities, request.charset());
+        BackendConnection connection = framed
+                ? new TrackedConnection(ctx.channel(), backend, identity, request.schema(), commandsInFlight)
+                : new RelayedConnection(ctx.channel(), backend, identity, request.schema(), commandsInFlight);
         connection.threadId(greeting.connectionId());
         ctx.pipeline().replace(this, "backend", connection);
         backend.connectSucceeded();
         // From here on the connection walks packet headers in the bytes as they arrive.
         ctx.pipeline().remove(RawPacketDecoder.class);
-        if (!framed) {
+        if (!(connection instanceof TrackedConnection tracked)) {
             complete(connection);
             return;
         }
-        connection.startTracking(ok -> complete(connection), error -> {
+        tracked.startTracking(ok -> complete(connection), error -> {
             promise.tryFailure(new BackendLoginException(error.errorCode(), "HY000",
                     "backend " + backend.name() + " refused session tracking: " + error.errorMessage(), true));
             connection.quit();

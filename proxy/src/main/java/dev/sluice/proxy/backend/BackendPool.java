@@ -260,8 +260,8 @@ public final class BackendPool {
                 return;
             }
             connection.resetState();
-            if (connection.framed()) {
-                connection.afterReset(restored -> {
+            if (connection instanceof TrackedConnection tracked) {
+                tracked.afterReset(restored -> {
                     if (restored.isError()) {
                         connection.quit();
                     } else {
@@ -278,7 +278,7 @@ public final class BackendPool {
      * Split mode: gives a connection back without resetting it. Its session state is known (the
      * server tracks it), so the next session replays only what differs.
      */
-    public void releaseTracked(BackendConnection connection) {
+    public void releaseTracked(TrackedConnection connection) {
         connection.listener(null);
         readable(connection);
         if (connection.releaseAfterKills(() -> releaseTracked(connection))) {
@@ -379,7 +379,7 @@ public final class BackendPool {
                 }
                 // A schema can be selected but never unselected; split-mode connections replay
                 // the session's whole state, so any of them will do.
-                if (fallback == null && (schema != null || candidate.framed())) {
+                if (fallback == null && (schema != null || candidate instanceof TrackedConnection)) {
                     fallback = candidate;
                 }
             }

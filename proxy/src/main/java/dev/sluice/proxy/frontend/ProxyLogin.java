@@ -222,7 +222,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             if (runtime.splitMode()) {
                 // The login's connection proved the backend up and the schema real; from here on
                 // each statement finds its own connection.
-                pool.releaseTracked(connection);
+                pool.releaseTracked((dev.sluice.proxy.backend.TrackedConnection) connection);
                 ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
                         response.capabilities(), request, request.schema(), connectionId, seed, secure));
             } else {

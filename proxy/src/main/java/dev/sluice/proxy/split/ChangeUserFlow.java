@@ -4,7 +4,7 @@ import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
@@ -148,7 +148,7 @@ final class ChangeUserFlow {
                 login.charset(), database);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
             if (done.isSuccess()) {
-                pool.releaseTracked((BackendConnection) done.getNow());
+                pool.releaseTracked((TrackedConnection) done.getNow());
             }
             if (change == current) {
                 changed(current, done.isSuccess() ? null : done.cause());

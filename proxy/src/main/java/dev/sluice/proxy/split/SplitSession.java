@@ -10,7 +10,7 @@ import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
@@ -99,7 +99,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     /** The statement in flight was already retried once after its replica died. */
     private boolean retried;
     /** The pool's answer this session's statement waits for, if it waits. */
-    private Future<BackendConnection> pendingAcquire;
+    private Future<dev.sluice.proxy.backend.BackendConnection> pendingAcquire;
 
     private Phase phase = Phase.IDLE;
     private boolean stateInitialised;
@@ -192,7 +192,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             frame.release();
             return;
         }
-        BackendConnection bound = binding.connection();
+        TrackedConnection bound = binding.connection();
         if (phase == Phase.IN_FLIGHT && bound != null && bound.expectsClientData()) {
             bound.writeClientData(frame, RawPacketDecoder.payloadLength(frame));
             return;
@@ -357,7 +357,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             binding.pin(PinReason.LONG_DATA);
         }
         if (opensCursor(code, frame) && !binding.inTransaction()) {
-            BackendConnection bound = binding.connection();
+            TrackedConnection bound = binding.connection();
             if (bound != null && !bound.backend().isPrimary()) {
                 binding.releaseUnlessTied();
             }
@@ -408,7 +408,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             return;
         }
         binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
-        BackendConnection bound = binding.connection();
+        TrackedConnection bound = binding.connection();
         RoutedStatement route = command.route();
         if (bound != null && !bound.backend().isPrimary() && (route.write() || route.needsPrimaryTransaction())) {
             // A replica's connection kept for what the last read left there (its warnings, say) is
@@ -492,7 +492,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     }
 
     /** Starts the moved READ ONLY transaction on the primary's connection, then sends the statement. */
-    private void beginMovedTransaction(Command command, BackendConnection connection) {
+    private void beginMovedTransaction(Command command, TrackedConnection connection) {
         readOnlyTransactionMoves = false;
         // The session is in the transaction from its first step on, also when the statement is
         // killed meanwhile: its connection must not go back to the pool in it.
@@ -523,7 +523,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             // No schema: a replica may not have it yet; ConnectionSetup selects it, or reroutes.
             poolLogin = new LoginRequest(login.user(), login.password(), login.responseShaping(), login.charset(), null);
         }
-        Future<BackendConnection> acquired = pool.acquire(poolLogin, client.eventLoop());
+        Future<dev.sluice.proxy.backend.BackendConnection> acquired = pool.acquire(poolLogin, client.eventLoop());
         pendingAcquire = acquired;
         acquired.addListener(done -> {
             if (pendingAcquire == acquired) {
@@ -532,7 +532,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             if (phase == Phase.ENDED || routing != command) {
                 // The session ended, or a KILL QUERY failed the statement meanwhile.
                 if (done.isSuccess()) {
-                    pool.releaseTracked((BackendConnection) done.getNow());
+                    pool.releaseTracked((TrackedConnection) done.getNow());
                 }
                 command.frame().release();
                 return;
@@ -554,11 +554,11 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                         e == null ? "08S01" : e.sqlState(), done.cause().getMessage());
                 return;
             }
-            onConnection(command, (BackendConnection) done.getNow(), pool);
+            onConnection(command, (TrackedConnection) done.getNow(), pool);
         });
     }
 
-    private void onConnection(Command command, BackendConnection connection, BackendPool pool) {
+    private void onConnection(Command command, TrackedConnection connection, BackendPool pool) {
         binding.hold(connection, pool);
         connection.listener(this);
         // A client that cannot take more bytes now would otherwise get the response unthrottled.
@@ -623,7 +623,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                 outcome);
     }
 
-    private void send(Command command, BackendConnection connection) {
+    private void send(Command command, TrackedConnection connection) {
         if (phase == Phase.ENDED) {
             routing = null;
             command.frame().release();
@@ -720,7 +720,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         }
         done.frame().release();
         releaseHeldCommand();
-        BackendConnection bound = binding.connection();
+        TrackedConnection bound = binding.connection();
         if (done.code() == Commands.COM_RESET_CONNECTION && response != null && !response.isError() && bound != null) {
             // The reset also turned the connection's session tracking off: put it back first.
             phase = Phase.ROUTING;
@@ -799,7 +799,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
      * reported there ({@link LastInsertId}), then goes on.
      */
     private void askLastInsertId(Runnable then) {
-        BackendConnection connection = binding.connection();
+        TrackedConnection connection = binding.connection();
         String[] answer = new String[1];
         connection.sendOwnQuery("SELECT LAST_INSERT_ID()", row -> answer[0] = ConnectionSetup.firstColumn(row), done -> {
             lastInsertId.answered(done.isError() ? null : answer[0], connection);
@@ -910,7 +910,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         statements.closeAll();
         lastInsertId.reset();
         carriedError.reset();
-        BackendConnection bound = binding.connection();
+        TrackedConnection bound = binding.connection();
         desired.reset(desired.schema());
         if (stateInitialised && bound != null) {
             desired.adoptLoginValues(bound.loginValues());
@@ -980,7 +980,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     }
 
     private void cancelPendingAcquire() {
-        Future<BackendConnection> pending = pendingAcquire;
+        Future<dev.sluice.proxy.backend.BackendConnection> pending = pendingAcquire;
         pendingAcquire = null;
         if (pending != null) {
             pending.cancel(false);
@@ -1064,7 +1064,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     }
 
     @Override
-    public BackendConnection statementConnection() {
+    public TrackedConnection statementConnection() {
         return phase == Phase.IN_FLIGHT ? binding.connection() : null;
     }
 
