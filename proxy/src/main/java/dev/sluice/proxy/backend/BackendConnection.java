@@ -37,7 +37,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     /** Kept in a field: a method reference made on every read would be an allocation per read. */
     private final PacketScanner.Visitor packetVisitor = this::onPacket;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
-    private final long openedNanos = System.nanoTime();
     private final CommandsInFlight commandsInFlight;
     private long threadId = -1;
 
@@ -96,10 +95,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
         return identity;
     }
 
-    public long capabilities() {
-        return identity.capabilities();
-    }
-
     /** The default schema as far as the proxy knows (set at login or by its own COM_INIT_DB). */
     public String schema() {
         return schema;
@@ -119,10 +114,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
 
     public long idleSinceNanos() {
         return idleSinceNanos;
-    }
-
-    public long openedNanos() {
-        return openedNanos;
     }
 
     PoolKey poolKey() {
@@ -387,6 +378,9 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
         closed();
         if (channel.isActive()) {
             channel.writeAndFlush(OwnCommands.quit(channel.alloc())).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            // Not connected any more, but maybe not closed yet: whoever waits for its close gets it.
+            channel.close();
         }
     }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * or quit cleanly, never abandoned half-way, so backends do not count the proxy's host towards
  * max_connect_errors (error 1129). A backend that cannot be reached is put on backoff.
  */
-public final class BackendConnector {
+public final class BackendConnector implements Connector {
 
     private final Class<? extends Channel> channelType;
     private final AuthPlugins plugins;
