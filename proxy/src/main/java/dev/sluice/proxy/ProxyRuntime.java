@@ -1,5 +1,6 @@
 package dev.sluice.proxy;
 
+import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.AuthPlugins;
@@ -43,41 +44,35 @@ public final class ProxyRuntime {
     private final Set<Backend> retired = ConcurrentHashMap.newKeySet();
     private final Router router;
     private final BackendConnector connector;
-    private final AuthPlugins authPlugins = AuthPlugins.standard();
     private final dev.sluice.proxy.auth.AuthWork authWork = dev.sluice.proxy.auth.AuthWork.forThisMachine();
     private final RsaKeyPair rsaKeys;
     private final SslContext clientTls;
     private final SslContext backendTls;
-    private final ChannelGroup clients;
-    private final AtomicInteger clientConnections = new AtomicInteger();
-    private final AtomicLong connectionIds = new AtomicLong();
+    private final dev.sluice.proxy.session.ClientConnections clients = new dev.sluice.proxy.session.ClientConnections();
     private final ProxyStats stats = new ProxyStats();
-    /**
-     * Users who passed caching_sha2_password full authentication since this proxy started: like
-     * MySQL's cache, later logins may use fast authentication. Per proxy, as MySQL's is per server
-     * process, so a proxy started again asks for full authentication again.
-     */
-    private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
     /** Its threshold is the starting config's: a reload keeps the counts, and the threshold. */
     private final dev.sluice.proxy.auth.FailedLogins failedLogins;
+    private final dev.sluice.proxy.auth.ClientAuth clientAuth;
     /** Its limit is the starting config's. */
     private final MemoryBudget bufferedMemory;
-    private volatile boolean shuttingDown;
     private final dev.sluice.proxy.capture.CaptureControl capture;
-    private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
-            new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile dev.sluice.proxy.observe.StatementObserver observer = dev.sluice.proxy.observe.StatementObserver.NONE;
+    private final dev.sluice.proxy.observe.Observers observers = new dev.sluice.proxy.observe.Observers();
+    private final dev.sluice.proxy.kill.LiveSessions sessions = new dev.sluice.proxy.kill.LiveSessions();
+    private final dev.sluice.proxy.kill.Kills kills;
+    private final dev.sluice.proxy.session.SessionServices sessionServices;
 
     ProxyRuntime(SluiceConfig config, List<Backend> backends, Router router, BackendConnector connector,
-                 RsaKeyPair rsaKeys, SslContext clientTls, SslContext backendTls, ChannelGroup clients) {
+                 RsaKeyPair rsaKeys, SslContext clientTls, SslContext backendTls) {
         this.config = config;
         this.failedLogins = new dev.sluice.proxy.auth.FailedLogins(config.limits().failedLoginsBeforeDelay());
+        this.clientAuth = new dev.sluice.proxy.auth.ClientAuth(this::config, AuthPlugins.standard(), rsaKeys, authWork,
+                failedLogins);
         this.bufferedMemory = MemoryBudget.upTo(config.limits().bufferedMemory());
         if (bufferedMemory.limit() < config.limits().bufferedMemory()) {
             log.info("limits.buffered_memory: {} MiB, a quarter of the JVM's memory (configured: {} MiB)",
                     bufferedMemory.limit() >> 20, config.limits().bufferedMemory() >> 20);
         }
-        this.capture = new dev.sluice.proxy.capture.CaptureControl(this::addObserver, this::removeObserver,
+        this.capture = new dev.sluice.proxy.capture.CaptureControl(observers::add, observers::remove,
                 () -> true, bufferedMemory);
         this.backends = List.copyOf(backends);
         this.router = router;
@@ -85,7 +80,9 @@ public final class ProxyRuntime {
         this.rsaKeys = rsaKeys;
         this.clientTls = clientTls;
         this.backendTls = backendTls;
-        this.clients = clients;
+        this.kills = new dev.sluice.proxy.kill.Kills(sessions, killConnections, connector, this::config);
+        this.sessionServices = new dev.sluice.proxy.session.SessionServices(this::config, kills, observers, clients, stats,
+                bufferedMemory);
         for (Backend backend : this.backends) {
             pools.put(backend, newPool(backend));
         }
@@ -207,15 +204,6 @@ public final class ProxyRuntime {
         return connector;
     }
 
-    public AuthPlugins authPlugins() {
-        return authPlugins;
-    }
-
-    /** Where logins decrypt RSA-encrypted passwords, off the event loops. */
-    public dev.sluice.proxy.auth.AuthWork authWork() {
-        return authWork;
-    }
-
     public RsaKeyPair rsaKeys() {
         return rsaKeys;
     }
@@ -230,65 +218,57 @@ public final class ProxyRuntime {
         return backendTls;
     }
 
-    public ChannelGroup clients() {
+    /** Where logins decrypt RSA-encrypted passwords, off the event loops. */
+    public dev.sluice.proxy.auth.AuthWork authWork() {
+        return authWork;
+    }
+
+    /** What client passwords are checked with. */
+    public dev.sluice.proxy.auth.ClientAuth clientAuth() {
+        return clientAuth;
+    }
+
+    /** The client connections, their count and whether shutdown began. */
+    public dev.sluice.proxy.session.ClientConnections clientChannels() {
         return clients;
     }
 
+    public ChannelGroup clients() {
+        return clients.channels();
+    }
+
     public AtomicInteger clientConnections() {
-        return clientConnections;
+        return clients.count();
     }
 
-    /** Sessions of either mode by the connection id the proxy greeted them with (users configured only). */
-    private final Map<Long, dev.sluice.proxy.kill.KillableSession> sessionsById =
-            new java.util.concurrent.ConcurrentHashMap<>();
-
-    public void registerSession(long connectionId, dev.sluice.proxy.kill.KillableSession session) {
-        sessionsById.put(connectionId, session);
+    /** The sessions past login, by the thread id the proxy greeted them with. */
+    public dev.sluice.proxy.kill.LiveSessions sessions() {
+        return sessions;
     }
 
-    public void unregisterSession(long connectionId, dev.sluice.proxy.kill.KillableSession session) {
-        sessionsById.remove(connectionId, session);
+    /** What every session's command phase uses of the proxy. */
+    public dev.sluice.proxy.session.SessionServices sessionServices() {
+        return sessionServices;
     }
 
-    /** Pass-through sessions: no KILL reaches them by id, but a shunned backend fails their statements too. */
-    private final Set<dev.sluice.proxy.kill.KillableSession> passThrough = ConcurrentHashMap.newKeySet();
-
-    public void registerPassThrough(dev.sluice.proxy.kill.KillableSession session) {
-        passThrough.add(session);
-    }
-
-    public void unregisterPassThrough(dev.sluice.proxy.kill.KillableSession session) {
-        passThrough.remove(session);
+    /** Where split-mode statements go (split mode only). */
+    public dev.sluice.proxy.split.SplitBackends splitBackends() {
+        return new dev.sluice.proxy.split.SplitBackends(splitRouter(), this::pool, this::backends);
     }
 
     /**
-     * {@code backend} stopped answering its health checks: the statements in flight there fail now,
-     * each on its session's loop (an autocommit read on a replica is retried elsewhere), instead of
-     * waiting for a server that may never answer (kill -STOP, a hung disk, a dead network path).
+     * {@code backend} stopped answering its health checks: the statements in flight there fail now
+     * (see {@link dev.sluice.proxy.kill.LiveSessions#failStatementsOn}).
      */
     public void failStatementsOn(Backend backend, String reason) {
-        List<dev.sluice.proxy.kill.KillableSession> sessions = new java.util.ArrayList<>(sessionsById.values());
-        sessions.addAll(passThrough);
-        for (dev.sluice.proxy.kill.KillableSession session : sessions) {
-            session.eventLoop().execute(() -> {
-                BackendConnection connection = session.statementConnection();
-                if (connection != null && connection.backend() == backend) {
-                    connection.fail(reason);
-                }
-            });
-        }
+        sessions.failStatementsOn(backend, reason);
     }
 
     /** The live session the proxy greeted with {@code connectionId}, if any. */
     public Optional<dev.sluice.proxy.kill.KillableSession> session(long connectionId) {
-        return Optional.ofNullable(sessionsById.get(connectionId));
+        return sessions.byId(connectionId);
     }
 
-    public long nextConnectionId() {
-        return connectionIds.incrementAndGet() & 0xFFFF_FFFFL;
-    }
-
-    /** User names that may log in with caching_sha2_password fast authentication. */
     /** What sessions' large commands and capture's queue hold together. */
     public MemoryBudget bufferedMemory() {
         return bufferedMemory;
@@ -297,10 +277,6 @@ public final class ProxyRuntime {
     /** Failed logins in a row per client address, and how long each next answer there waits. */
     public dev.sluice.proxy.auth.FailedLogins failedLogins() {
         return failedLogins;
-    }
-
-    public Set<String> sha2Cache() {
-        return sha2Cache;
     }
 
     /** Capture of the statements carried: switched on and off at run time, with its counters. */
@@ -326,26 +302,24 @@ public final class ProxyRuntime {
         return seen != null ? seen : ServerIdentity.UNKNOWN;
     }
 
-    /** Everything that watches statements (stats, digests, capture), as one. */
-    public dev.sluice.proxy.observe.StatementObserver observer() {
-        return observer;
+    /** Everything that watches statements (stats, digests, capture). */
+    public dev.sluice.proxy.observe.Observers observers() {
+        return observers;
     }
 
     public void addObserver(dev.sluice.proxy.observe.StatementObserver added) {
         observers.add(added);
-        observer = dev.sluice.proxy.observe.CompositeObserver.of(observers);
     }
 
     public void removeObserver(dev.sluice.proxy.observe.StatementObserver removed) {
         observers.remove(removed);
-        observer = dev.sluice.proxy.observe.CompositeObserver.of(observers);
     }
 
     public boolean shuttingDown() {
-        return shuttingDown;
+        return clients.shuttingDown();
     }
 
     void shuttingDown(boolean value) {
-        shuttingDown = value;
+        clients.shuttingDown(value);
     }
 }

@@ -28,10 +28,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -76,12 +73,11 @@ public final class ProxyServer implements AutoCloseable {
                 dev.sluice.proxy.backend.BackendAuthOptions.from(config.tls().backend()), config.timeouts().connect(),
                 config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT,
                 dev.sluice.proxy.backend.OffLoopResolver.create(), commandsInFlight);
-        ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
         RoutingConfig.Balancer balancer = config.routing().balancer();
         this.runtime = new ProxyRuntime(config, backends, config.routing().mode() == RoutingConfig.Mode.SPLIT
                 ? new SplitRouter(backends, () -> Balancer.of(balancer)) : new SessionRouter(backends, Balancer.of(balancer)),
                 connector, RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
-                TlsContexts.forBackends(config.tls().backend()), clients);
+                TlsContexts.forBackends(config.tls().backend()));
     }
 
     /** Starts listening; returns once the port is bound. */
@@ -228,7 +224,8 @@ public final class ProxyServer implements AutoCloseable {
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();
         }
-        runtime.clients().forEach(channel -> channel.pipeline().fireUserEventTriggered(ShutdownEvent.INSTANCE));
+        runtime.clients().forEach(channel -> channel.pipeline().fireUserEventTriggered(
+                dev.sluice.proxy.session.ShutdownEvent.INSTANCE));
         long deadline = System.nanoTime() + config.timeouts().shutdown().toNanos();
         while (!runtime.clients().isEmpty() && System.nanoTime() - deadline < 0) {
             runtime.clients().newCloseFuture().awaitUninterruptibly(50);
@@ -244,10 +241,5 @@ public final class ProxyServer implements AutoCloseable {
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         runtime.authWork().close();
         runtime.connector().resolver().close();
-    }
-
-    /** Fired into every client pipeline when shutdown begins. */
-    public enum ShutdownEvent {
-        INSTANCE
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.proxy.frontend;
 
+import dev.sluice.proxy.session.LingeringClose;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.frame.RawPacketDecoder;
@@ -318,8 +319,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         backendChannel.pipeline().remove("frames");
         backend.connectSucceeded();
         clientCtx.writeAndFlush(frame.retain());
-        clientCtx.pipeline().replace(this, "session", new ClientSession(runtime, clientCtx.channel(), connection, null,
-                -1, username));
+        clientCtx.pipeline().replace(this, "session", new dev.sluice.proxy.session.CommandPhase(runtime.sessionServices(),
+                clientCtx.channel(), -1, dev.sluice.proxy.session.RelayPath.passThrough(connection, username)));
         timeout.sessionStarted(clientCtx);
         LoginPacketLimit.afterLogin(clientCtx, runtime.config().limits().maxPacketSize());
     }
@@ -344,7 +345,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+        if (evt == dev.sluice.proxy.session.ShutdownEvent.INSTANCE) {
             ctx.close();
             return;
         }

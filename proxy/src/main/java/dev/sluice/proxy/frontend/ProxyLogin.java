@@ -1,5 +1,6 @@
 package dev.sluice.proxy.frontend;
 
+import dev.sluice.proxy.session.LingeringClose;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.ProtocolException;
@@ -21,7 +22,11 @@ import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
 import dev.sluice.proxy.command.Replies;
-import dev.sluice.proxy.split.SplitSession;
+import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.session.CommandPhase;
+import dev.sluice.proxy.session.RelayPath;
+import dev.sluice.proxy.session.StatementPath;
+import dev.sluice.proxy.split.SplitPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
@@ -64,7 +69,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         ServerIdentity identity = runtime.serverIdentity();
         offered = CapabilityPolicy.offerToClients(identity.capabilities(), runtime.clientTls() != null,
                 runtime.config().limits().allowLocalInfile());
-        connectionId = runtime.nextConnectionId();
+        connectionId = runtime.sessions().nextId();
         HandshakeV10 greeting = HandshakeV10.withSeed(identity.serverVersion(), connectionId, seed, offered,
                 identity.charset(), ServerStatus.AUTOCOMMIT, MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
@@ -118,8 +123,8 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 : MysqlNativePassword.NAME;
         byte[] password = user == null ? null : user.password().getBytes(StandardCharsets.UTF_8);
         ServerLogin login = new ServerLogin(response.username(), host, password, seed, secure, runtime.rsaKeys(),
-                !runtime.sha2Cache().contains(response.username()));
-        exchange = new ServerAuthExchange(runtime.authPlugins(), login, accountPlugin);
+                !runtime.clientAuth().sha2Cache().contains(response.username()));
+        exchange = new ServerAuthExchange(runtime.clientAuth().plugins(), login, accountPlugin);
         phase = Phase.AUTH;
         step(ctx, exchange.start(clientPlugin, response.authResponse()));
     }
@@ -187,7 +192,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                     ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
                 }
                 if (CachingSha2Password.NAME.equals(exchange.pluginName())) {
-                    runtime.sha2Cache().add(user.name());
+                    runtime.clientAuth().sha2Cache().add(user.name());
                 }
                 connectBackend(ctx);
             }
@@ -219,15 +224,18 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             phase = Phase.DONE;
             timeout.cancel();
             ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
+            StatementPath path;
             if (runtime.splitMode()) {
                 // The login's connection proved the backend up and the schema real; from here on
                 // each statement finds its own connection.
-                pool.releaseTracked((dev.sluice.proxy.backend.TrackedConnection) connection);
-                ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
-                        response.capabilities(), request, request.schema(), connectionId, seed, secure));
+                pool.releaseTracked((TrackedConnection) connection);
+                path = new SplitPath(runtime.splitBackends(), runtime.clientAuth(), runtime.config().routing(),
+                        response.capabilities(), request, request.schema(), seed, secure);
             } else {
-                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, request));
+                path = RelayPath.pooled(connection, pool, request);
             }
+            ctx.pipeline().replace(this, "session", new CommandPhase(runtime.sessionServices(), ctx.channel(),
+                    connectionId, path));
             timeout.sessionStarted(ctx);
             LoginPacketLimit.afterLogin(ctx, runtime.config().limits().maxPacketSize());
             ctx.channel().config().setAutoRead(true);
@@ -245,7 +253,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+        if (evt == dev.sluice.proxy.session.ShutdownEvent.INSTANCE) {
             ctx.close();
             return;
         }
@@ -275,9 +283,6 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     }
 
     static String host(ChannelHandlerContext ctx) {
-        if (ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
-            return address.getAddress() == null ? address.getHostString() : address.getAddress().getHostAddress();
-        }
-        return "unknown";
+        return dev.sluice.proxy.session.ClientHost.of(ctx.channel());
     }
 }

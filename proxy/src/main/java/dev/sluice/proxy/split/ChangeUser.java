@@ -9,7 +9,7 @@ import dev.sluice.protocol.auth.ServerLogin;
 import dev.sluice.protocol.auth.ServerStep;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.ComChangeUser;
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
@@ -45,17 +45,17 @@ final class ChangeUser {
     }
 
     /** Starts checking the COM_CHANGE_USER in {@code frame}; the first step is in {@link #first}. */
-    static ChangeUser start(ProxyRuntime runtime, ByteBuf frame, long capabilities, byte[] seed, String host,
+    static ChangeUser start(ClientAuth auth, ByteBuf frame, long capabilities, byte[] seed, String host,
                             boolean secure) {
         ComChangeUser request = ComChangeUser.decode(RawPacketDecoder.payload(frame).duplicate(), capabilities);
-        UserConfig account = runtime.user(request.user()).orElse(null);
+        UserConfig account = auth.user(request.user()).orElse(null);
         String plugin = CachingSha2Password.NAME.equals(request.authPluginName()) ? CachingSha2Password.NAME
                 : MysqlNativePassword.NAME;
         ServerLogin login = new ServerLogin(request.user(), host,
                 account == null ? null : account.password().getBytes(StandardCharsets.UTF_8), seed, secure,
-                runtime.rsaKeys(), !runtime.sha2Cache().contains(request.user()));
-        return new ChangeUser(request, new ServerAuthExchange(runtime.authPlugins(), login, plugin), account,
-                RawPacketDecoder.sequenceId(frame), runtime.authWork());
+                auth.rsaKeys(), !auth.sha2Cache().contains(request.user()));
+        return new ChangeUser(request, new ServerAuthExchange(auth.plugins(), login, plugin), account,
+                RawPacketDecoder.sequenceId(frame), auth.work());
     }
 
     /** The first step, answered to the client. */

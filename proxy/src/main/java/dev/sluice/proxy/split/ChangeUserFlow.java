@@ -2,7 +2,7 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.frame.RawPacketDecoder;
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
@@ -37,7 +37,8 @@ final class ChangeUserFlow {
         void changeEnded(int sequenceId, int code, String sqlState, String message);
     }
 
-    private final ProxyRuntime runtime;
+    private final ClientAuth auth;
+    private final SplitBackends backends;
     private final Channel client;
     private final long clientCapabilities;
     private final byte[] seed;
@@ -47,9 +48,11 @@ final class ChangeUserFlow {
     /** A step of {@link #change} runs on the auth threads. */
     private boolean working;
 
-    ChangeUserFlow(ProxyRuntime runtime, Channel client, long clientCapabilities, byte[] seed, boolean secure,
+    ChangeUserFlow(ClientAuth auth, SplitBackends backends, Channel client, long clientCapabilities, byte[] seed,
+                   boolean secure,
                    Session session) {
-        this.runtime = runtime;
+        this.auth = auth;
+        this.backends = backends;
         this.client = client;
         this.clientCapabilities = clientCapabilities;
         this.seed = seed.clone();
@@ -66,7 +69,7 @@ final class ChangeUserFlow {
         try {
             String host = client.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
                     ? address.getAddress().getHostAddress() : "unknown";
-            change = ChangeUser.start(runtime, frame, clientCapabilities, seed, host, secure);
+            change = ChangeUser.start(auth, frame, clientCapabilities, seed, host, secure);
             afterStep(change, change.first(client));
         } catch (ProtocolException e) {
             change = null;
@@ -135,13 +138,13 @@ final class ChangeUserFlow {
      * may not use: a connection of the new account on the primary tries to select it first.
      */
     private void checkDatabase(ChangeUser current, String database) {
-        Backend primary = runtime.splitRouter().primary(Set.of()).orElse(null);
+        Backend primary = backends.router().primary(Set.of()).orElse(null);
         if (primary == null) {
             // Nowhere to check: the first statement selects it, or says the backend is down.
             changed(current, null);
             return;
         }
-        BackendPool pool = runtime.pool(primary);
+        BackendPool pool = backends.pools().apply(primary);
         LoginRequest login = session.login();
         LoginRequest request = new LoginRequest(current.account().name(),
                 current.account().password().getBytes(StandardCharsets.UTF_8), login.responseShaping(),

@@ -1,4 +1,4 @@
-package dev.sluice.proxy.split;
+package dev.sluice.proxy.session;
 
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
@@ -9,8 +9,9 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 
 /**
- * A split session's client packets not yet started, in order: a command of 16 MiB or more comes
- * as several packets, and is routed only once it is whole.
+ * A session's client packets not yet started, in order. A command of 16 MiB or more comes as
+ * several packets: a session that routes it holds it until it is whole ({@link #takeFirst}), one
+ * that relays it takes packet by packet ({@link #takePacket}).
  */
 final class PendingCommands {
 
@@ -56,6 +57,11 @@ final class PendingCommands {
             whole.addComponent(true, next);
         } while (RawPacketDecoder.payloadLength(next) == Packet.MAX_PAYLOAD);
         return whole;
+    }
+
+    /** The first packet alone. */
+    ByteBuf takePacket() {
+        return packets.pollFirst();
     }
 
     void releaseAll() {

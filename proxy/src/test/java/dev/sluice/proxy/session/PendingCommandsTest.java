@@ -1,4 +1,4 @@
-package dev.sluice.proxy.split;
+package dev.sluice.proxy.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

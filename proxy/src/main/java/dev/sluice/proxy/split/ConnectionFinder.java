@@ -1,0 +1,385 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.backend.BackendPool;
+import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.command.Replies;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Finds the connection a split session's command runs on and makes it fit: the one the session
+ * holds when something ties it there, else a primary's or a replica's from its pool, then the
+ * session's state replayed on it ({@link ConnectionSetup}). On the way it settles what the last
+ * statements left unresolved (the session's LAST_INSERT_ID()), moves a READ ONLY transaction off
+ * a replica when a statement in it cannot run there, and looks elsewhere when a replica turns out
+ * to be behind the session or unreachable. The command then goes to {@link Owner#send}.
+ */
+final class ConnectionFinder {
+
+    /** The session the finder works for. */
+    interface Owner {
+        boolean ended();
+
+        /** The connection is ready for the command: send it. */
+        void send(SplitCommand command, TrackedConnection connection);
+
+        /** The command cannot run: ERR to the client (the frame is released), the session goes on. */
+        void fail(SplitCommand command, int code, String sqlState, String message);
+
+        /** The held connection is asked the session's LAST_INSERT_ID() ({@link LastInsertId}), then {@code then} runs. */
+        void askLastInsertId(Runnable then);
+
+        /** The connection is the session's from now on: responses and its loss go to the session. */
+        void bind(TrackedConnection connection);
+    }
+
+    private final SplitState state;
+    private final SplitBackends backends;
+    private final EventLoop loop;
+    private final Owner owner;
+    /** The command whose connection is being found or set up, or null. */
+    private SplitCommand routing;
+    /** A KILL QUERY came while {@link #routing} was being set up: it fails instead of being sent. */
+    private boolean interrupted;
+    /**
+     * {@link #routing} makes state in a READ ONLY transaction that was on a replica: the
+     * transaction starts again on the primary, and the statement runs there.
+     */
+    private boolean readOnlyTransactionMoves;
+    /** The backends {@link #routing} is not to go to (replicas behind the session, or found unfit). */
+    private Set<Backend> avoids = Set.of();
+    /** The pool's answer the command waits for, if it waits. */
+    private Future<BackendConnection> pendingAcquire;
+
+    ConnectionFinder(SplitState state, SplitBackends backends, EventLoop loop, Owner owner) {
+        this.state = state;
+        this.backends = backends;
+        this.loop = loop;
+        this.owner = owner;
+    }
+
+    /** The command being routed, or null. */
+    SplitCommand routing() {
+        return routing;
+    }
+
+    void route(SplitCommand command) {
+        interrupted = false;
+        readOnlyTransactionMoves = false;
+        route(command, state.readYourWrites.slowReplicas(System.nanoTime()));
+    }
+
+    private void route(SplitCommand command, Set<Backend> avoid) {
+        routing = command;
+        avoids = avoid;
+        Binding binding = state.binding;
+        LastInsertId lastInsertId = state.lastInsertId;
+        if (lastInsertId.unresolvedOn(binding.holdCount())
+                && binding.releasesBefore(command.route(), command.statement() != null)) {
+            if (command.route().target() == Target.PRIMARY && binding.connection().backend().isPrimary()) {
+                // The next primary statement may as well run there: a stream of inserts asks once.
+                binding.stayFor(command.route());
+                onConnection(command, binding.connection(), binding.pool());
+                return;
+            }
+            owner.askLastInsertId(() -> {
+                if (stillRouting(command)) {
+                    route(command, avoid);
+                }
+            });
+            return;
+        }
+        binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
+        if (!movedOffReplica(command, avoid)) {
+            return;
+        }
+        if (binding.connection() != null) {
+            onConnection(command, binding.connection(), binding.pool());
+            return;
+        }
+        boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(state.autocommit())
+                && !readOnlyTransactionMoves && !state.readYourWrites.readOnPrimary(System.nanoTime());
+        Backend backend = (toReplica ? backends.router().replica(avoid) : Optional.<Backend>empty())
+                .or(() -> backends.router().primary(avoid)).orElse(null);
+        if (backend == null) {
+            fail(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
+                    "No backend available for this statement: " + backends.primaryState());
+            return;
+        }
+        acquire(command, backend, avoid);
+    }
+
+    /**
+     * A replica's connection kept for what the last read left there (its warnings, say) is no
+     * place for a write; nor is a READ ONLY transaction there for what the primary would answer
+     * differently. False when the command was handled here (refused, or on its way elsewhere).
+     */
+    private boolean movedOffReplica(SplitCommand command, Set<Backend> avoid) {
+        Binding binding = state.binding;
+        TrackedConnection bound = binding.connection();
+        RoutedStatement route = command.route();
+        if (bound == null || bound.backend().isPrimary() || !(route.write() || route.needsPrimaryTransaction())) {
+            return true;
+        }
+        if (binding.inTransaction()) {
+            if (route.write() && route.changesRows()) {
+                refuseInReadOnlyTransaction(command);
+                return false;
+            }
+            boolean commitsFirst = route.write() && route.commitsFirst();
+            if (!binding.pinned() && (commitsFirst || route.needsPrimaryTransaction())) {
+                commitReplicaTransaction(command, avoid, !commitsFirst);
+                return false;
+            }
+        } else if (route.write() && binding.releaseUnlessTied()) {
+            if (route.readsLastConnection()) {
+                state.carriedError.carryOver();
+            }
+        } else if (route.write()) {
+            // State made where a routing hint or rule sent a statement ties the session to this
+            // replica: say so, rather than relay the replica's "running with the --read-only option".
+            fail(command, Replies.READ_ONLY_SERVER, "HY000", "Sluice: this session is tied to replica "
+                    + bound.backend().name() + " by " + String.join(", ", binding.pinLabels())
+                    + " made there, and a write cannot run there; end that state (or reconnect) to write");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The replica raises the primary's error itself (SIGNAL), so that it is also what SHOW ERRORS,
+     * @@error_count and GET DIAGNOSTICS there tell next, as they would on the primary.
+     */
+    private void refuseInReadOnlyTransaction(SplitCommand command) {
+        String message = "Cannot execute statement in a READ ONLY transaction";
+        state.binding.connection().sendOwnQuery(CarriedError.signal("25006", Replies.READ_ONLY_TRANSACTION, message),
+                row -> { }, done -> {
+            if (stillRouting(command)) {
+                state.binding.afterResponse(command.code(), RoutedStatement.PRIMARY, null, done, false);
+                fail(command, Replies.READ_ONLY_TRANSACTION, "25006", message);
+            }
+        });
+    }
+
+    /**
+     * The READ ONLY transaction on a replica is committed there (it has written nothing) before
+     * {@code command} goes where it can run. A statement that commits first (LOCK TABLES, DDL,
+     * BEGIN) would have committed it anyway. State that outlives the transaction (a user variable
+     * or lock, PREPARE) would tie the session to the replica, where its writes cannot run after
+     * it: the transaction then starts again on the primary ({@code restart}), where the statement
+     * runs. Reads before it saw the replica's snapshot.
+     */
+    private void commitReplicaTransaction(SplitCommand command, Set<Backend> avoid, boolean restart) {
+        state.binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
+            if (stillRouting(command)) {
+                state.binding.transactionEnded();
+                // Even if the last read left something the next statement might ask for there.
+                state.binding.releaseUnlessTied();
+                readOnlyTransactionMoves = restart;
+                route(command, avoid);
+            }
+        });
+    }
+
+    /** Starts the moved READ ONLY transaction on the primary's connection, then sends the statement. */
+    private void beginMovedTransaction(SplitCommand command, TrackedConnection connection) {
+        readOnlyTransactionMoves = false;
+        // The session is in the transaction from its first step on, also when the statement is
+        // killed meanwhile: its connection must not go back to the pool in it.
+        state.replicaTransaction.restartOn(connection, state.binding::transactionBegun, () -> {
+            if (stillRouting(command)) {
+                deliver(command, connection);
+            }
+        }, failed -> {
+            if (stillRouting(command)) {
+                fail(command, failed.errorCode(), failed.sqlState(), "Sluice could not move the READ ONLY"
+                        + " transaction to " + connection.backend().name() + ": " + failed.errorMessage());
+            }
+        });
+    }
+
+    /** False, and the command's frame released, when the session ended or a KILL failed the command meanwhile. */
+    private boolean stillRouting(SplitCommand command) {
+        if (owner.ended() || routing != command) {
+            command.frame().release();
+            return false;
+        }
+        return true;
+    }
+
+    private void acquire(SplitCommand command, Backend backend, Set<Backend> avoid) {
+        BackendPool pool = backends.pools().apply(backend);
+        Future<BackendConnection> acquired = pool.acquire(state.poolLogin(), loop);
+        pendingAcquire = acquired;
+        acquired.addListener(done -> {
+            if (pendingAcquire == acquired) {
+                pendingAcquire = null;
+            }
+            if (owner.ended() || routing != command) {
+                // The session ended, or a KILL QUERY failed the statement meanwhile.
+                if (done.isSuccess()) {
+                    pool.releaseTracked((TrackedConnection) done.getNow());
+                }
+                command.frame().release();
+                return;
+            }
+            if (!done.isSuccess()) {
+                if (done.cause() instanceof BackendLoginException e && !e.refusedByServer()) {
+                    Set<Backend> tried = new HashSet<>(avoid);
+                    tried.add(backend);
+                    Backend other = (backend.isPrimary() ? backends.router().primary(tried)
+                            : backends.router().replica(tried).or(() -> backends.router().primary(tried))).orElse(null);
+                    if (other != null) {
+                        acquire(command, other, tried);
+                        return;
+                    }
+                }
+                BackendLoginException e = done.cause() instanceof BackendLoginException failure ? failure : null;
+                fail(command, e == null ? BackendLoginException.BACKEND_UNAVAILABLE : e.errorCode(),
+                        e == null ? "08S01" : e.sqlState(), done.cause().getMessage());
+                return;
+            }
+            onConnection(command, (TrackedConnection) done.getNow(), pool);
+        });
+    }
+
+    private void onConnection(SplitCommand command, TrackedConnection connection, BackendPool pool) {
+        state.binding.hold(connection, pool);
+        owner.bind(connection);
+        if (!state.stateInitialised) {
+            // The first connection tells what the login left the session at.
+            state.desired.adoptLoginValues(connection.loginValues());
+            state.stateInitialised = true;
+        }
+        if (command.code() == Commands.COM_RESET_CONNECTION) {
+            // Nothing is replayed first: a SET autocommit = 1 there would commit the transaction the
+            // reset is to roll back.
+            deliver(command, connection);
+            return;
+        }
+        LastInsertId lastInsertId = state.lastInsertId;
+        long hold = state.binding.holdCount();
+        if (lastInsertId.mustAskBefore(command.route(), hold)) {
+            owner.askLastInsertId(() -> {
+                if (stillRouting(command)) {
+                    onConnection(command, connection, pool);
+                }
+            });
+            return;
+        }
+        String restoreLastInsertId = lastInsertId.restoreBefore(command.route(), connection, hold);
+        boolean asLeft = command.route().readsLastConnection() && hold == state.previousStatementHold;
+        ConnectionSetup.run(connection, state.desired, state.readYourWrites, command.statement(), restoreLastInsertId,
+                asLeft, new SetUp(command, connection, pool));
+    }
+
+    /** How the set-up of {@code connection} for {@code command} ended. */
+    private final class SetUp implements ConnectionSetup.Outcome {
+        private final SplitCommand command;
+        private final TrackedConnection connection;
+        private final BackendPool pool;
+
+        SetUp(SplitCommand command, TrackedConnection connection, BackendPool pool) {
+            this.command = command;
+            this.connection = connection;
+            this.pool = pool;
+        }
+
+        @Override
+        public void ready() {
+            String signal = state.carriedError.takeSignal();
+            if (signal != null) {
+                connection.sendOwnQuery(signal, row -> { }, raised -> {
+                    if (stillRouting(command)) {
+                        ready();
+                    }
+                });
+            } else if (readOnlyTransactionMoves) {
+                beginMovedTransaction(command, connection);
+            } else {
+                deliver(command, connection);
+            }
+        }
+
+        @Override
+        public void replicaTooSlow() {
+            state.binding.drop();
+            pool.releaseTracked(connection);
+            // Every replica this statement found unfit stays avoided: two replicas that both lack
+            // the schema would otherwise send it back and forth for ever.
+            Set<Backend> avoid = new HashSet<>(avoids);
+            avoid.addAll(state.readYourWrites.slowReplicas(System.nanoTime()));
+            avoid.add(connection.backend());
+            route(command, avoid);
+        }
+
+        @Override
+        public void failed(int code, String sqlState, String message) {
+            fail(command, code, sqlState, message);
+        }
+    }
+
+    private void deliver(SplitCommand command, TrackedConnection connection) {
+        routing = null;
+        if (owner.ended()) {
+            command.frame().release();
+        } else if (interrupted) {
+            owner.fail(command, Replies.QUERY_INTERRUPTED, "70100", "Query execution was interrupted");
+        } else {
+            owner.send(command, connection);
+        }
+    }
+
+    private void fail(SplitCommand command, int code, String sqlState, String message) {
+        routing = null;
+        owner.fail(command, code, sqlState, message);
+    }
+
+    /** The connection {@link #routing} was being set up on was lost: the command looks elsewhere. */
+    void lost(Backend lost) {
+        SplitCommand again = routing;
+        routing = null;
+        if (again != null) {
+            route(again, lost == null ? Set.of() : Set.of(lost));
+        }
+    }
+
+    /** An autocommit read whose replica died before answering: once more, elsewhere. */
+    void retry(SplitCommand command, Backend lost) {
+        route(command, Set.of(lost));
+    }
+
+    /**
+     * KILL QUERY while routing: a command being set up on its connection fails when it is ready;
+     * one waiting in a pool's queue fails now and leaves the queue. True when it failed now.
+     */
+    boolean interrupt() {
+        if (routing == null) {
+            return false;
+        }
+        if (state.binding.connection() != null) {
+            interrupted = true;
+            return false;
+        }
+        // acquire() gives back what the pool may still hand over and releases the frame.
+        routing = null;
+        cancelAcquire();
+        return true;
+    }
+
+    /** The session ended: a wait in a pool's queue ends too. */
+    void cancelAcquire() {
+        Future<BackendConnection> pending = pendingAcquire;
+        pendingAcquire = null;
+        if (pending != null) {
+            pending.cancel(false);
+        }
+    }
+}
