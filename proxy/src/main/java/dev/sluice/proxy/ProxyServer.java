@@ -17,10 +17,12 @@ import dev.sluice.proxy.frontend.ClientTlsSwitch;
 import dev.sluice.proxy.frontend.ConnectionGate;
 import dev.sluice.proxy.frontend.HandshakeTimeout;
 import dev.sluice.proxy.frontend.LoginPacketLimit;
+import dev.sluice.proxy.frontend.LoginServices;
 import dev.sluice.proxy.frontend.PassThroughLogin;
 import dev.sluice.proxy.frontend.ProxyLogin;
 import dev.sluice.proxy.routing.SessionRouter;
 import dev.sluice.proxy.routing.SplitRouter;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -66,16 +68,14 @@ public final class ProxyServer implements AutoCloseable {
         this.group = new MultiThreadIoEventLoopGroup(threads, transport.handlers());
         this.serverChannelType = transport.serverChannel();
         Class<? extends SocketChannel> channelType = transport.socketChannel();
-        List<Backend> backends = new ArrayList<>();
-        config.backends().forEach(b -> backends.add(new Backend(b)));
         BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
                 TlsContexts.forBackends(config.tls().backend()),
                 dev.sluice.proxy.backend.BackendAuthOptions.from(config.tls().backend()), config.timeouts().connect(),
                 config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT,
                 dev.sluice.proxy.backend.OffLoopResolver.create(), commandsInFlight);
         RoutingConfig.Balancer balancer = config.routing().balancer();
-        this.runtime = new ProxyRuntime(config, backends, config.routing().mode() == RoutingConfig.Mode.SPLIT
-                ? new SplitRouter(backends, () -> Balancer.of(balancer)) : new SessionRouter(backends, Balancer.of(balancer)),
+        this.runtime = new ProxyRuntime(config, config.routing().mode() == RoutingConfig.Mode.SPLIT
+                ? new SplitRouter(List.of(), () -> Balancer.of(balancer)) : new SessionRouter(List.of(), Balancer.of(balancer)),
                 connector, RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
                 TlsContexts.forBackends(config.tls().backend()));
     }
@@ -134,14 +134,15 @@ public final class ProxyServer implements AutoCloseable {
                         SluiceConfig current = runtime.config();
                         HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake(),
                                 current.timeouts().clientIdle());
-                        if (runtime.clientTls() != null) {
-                            channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
+                        LoginServices logins = runtime.loginServices();
+                        if (logins.clientTls() != null) {
+                            channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(logins.clientTls()));
                         }
                         // Raised to max_packet_size once the client has logged in.
                         channel.pipeline().addLast("frames", new RawPacketDecoder(LoginPacketLimit.BEFORE_LOGIN));
-                        channel.pipeline().addLast("gate", new ConnectionGate(runtime));
+                        channel.pipeline().addLast("gate", new ConnectionGate(runtime.sessionServices()));
                         channel.pipeline().addLast("login", runtime.passThroughAuth()
-                                ? new PassThroughLogin(runtime, timeout) : new ProxyLogin(runtime, timeout));
+                                ? new PassThroughLogin(logins, timeout) : new ProxyLogin(logins, timeout));
                     }
                 });
         // Capture starts before the first client can connect, so a capture holds whole sessions.
@@ -175,7 +176,7 @@ public final class ProxyServer implements AutoCloseable {
             if (future.isSuccess()) {
                 BackendConnection connection = future.getNow();
                 connection.channel().eventLoop().execute(() -> pool.release(connection));
-                ServerIdentity identity = runtime.serverIdentity();
+                ServerIdentity identity = runtime.loginServices().serverIdentity();
                 log.info("backend {} ({}, {}) is up: {}", backend.name(), backend.config().role().configName(),
                         backend.config().address(), identity.serverVersion());
             } else {
@@ -217,7 +218,7 @@ public final class ProxyServer implements AutoCloseable {
         if (admin != null) {
             admin.close();
         }
-        runtime.shuttingDown(true);
+        runtime.clientChannels().shuttingDown(true);
         if (evictionTask != null) {
             evictionTask.cancel(false);
         }
@@ -235,11 +236,7 @@ public final class ProxyServer implements AutoCloseable {
                     config.timeouts().shutdown());
         }
         runtime.clients().close().awaitUninterruptibly();
-        runtime.capture().close();
-        runtime.pools().forEach(BackendPool::close);
-        runtime.killConnections().closeAll();
+        runtime.close();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-        runtime.authWork().close();
-        runtime.connector().resolver().close();
     }
 }

@@ -1,7 +1,7 @@
 package dev.sluice.proxy.admin;
 
 import dev.sluice.config.AdminConfig;
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.health.HealthChecker;
 import dev.sluice.proxy.stats.DigestTable;
@@ -84,7 +84,7 @@ public final class AdminServices implements AutoCloseable {
     }
 
     private void startAll() throws InterruptedException {
-        runtime.addObserver(stats);
+        runtime.observers().add(stats);
         ticker = adminGroup.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         if (runtime.config().health().enabled() && HealthChecker.account(runtime.config()).isEmpty()) {
             log.warn("health checks are off: they need an account (health.user and health.password, or a users entry)"
@@ -177,7 +177,7 @@ public final class AdminServices implements AutoCloseable {
 
     @Override
     public void close() {
-        runtime.removeObserver(stats);
+        runtime.observers().remove(stats);
         if (ticker != null) {
             ticker.cancel(false);
         }

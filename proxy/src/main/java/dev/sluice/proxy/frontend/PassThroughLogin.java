@@ -9,7 +9,6 @@ import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
 import dev.sluice.protocol.response.ResponseTracker;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendIdentity;
@@ -38,7 +37,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     private enum Phase { CONNECTING, GREETED, AUTH, DONE }
 
-    private final ProxyRuntime runtime;
+    private final LoginServices services;
     private final HandshakeTimeout timeout;
     private final Set<Backend> tried = new HashSet<>();
     private ChannelHandlerContext clientCtx;
@@ -55,8 +54,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private int sequenceOffset;
     private ResponseTracker tracker;
 
-    public PassThroughLogin(ProxyRuntime runtime, HandshakeTimeout timeout) {
-        this.runtime = runtime;
+    public PassThroughLogin(LoginServices services, HandshakeTimeout timeout) {
+        this.services = services;
         this.timeout = timeout;
     }
 
@@ -70,13 +69,13 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     }
 
     private void connectNext() {
-        backend = runtime.router().pickForSession(tried).orElse(null);
+        backend = services.router().pickForSession(tried).orElse(null);
         if (backend == null) {
             fail(0, BackendLoginException.BACKEND_UNAVAILABLE, "No backend available for a new session");
             return;
         }
         tried.add(backend);
-        pool = runtime.pool(backend);
+        pool = services.backends().pool(backend);
         Channel client = clientCtx.channel();
         pool.reserveSlot(client.eventLoop()).addListener(slot -> {
             if (!slot.isSuccess()) {
@@ -87,9 +86,9 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                 pool.slotFreed();
                 return;
             }
-            Bootstrap bootstrap = new Bootstrap().group(client.eventLoop()).channel(runtime.connector().channelType())
-                    .resolver(runtime.connector().resolver())
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) runtime.connector().connectTimeout().toMillis())
+            Bootstrap bootstrap = new Bootstrap().group(client.eventLoop()).channel(services.connector().channelType())
+                    .resolver(services.connector().resolver())
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) services.connector().connectTimeout().toMillis())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .handler(new io.netty.channel.ChannelInitializer<Channel>() {
                         @Override
@@ -104,7 +103,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                     .addListener((io.netty.channel.ChannelFuture connect) -> {
                         if (!connect.isSuccess()) {
                             slotOwner.slotFreed();
-                            backend.connectFailed(System.nanoTime(), runtime.config().timeouts().backendRetry().toNanos(),
+                            backend.connectFailed(System.nanoTime(), services.config().get().timeouts().backendRetry().toNanos(),
                                     String.valueOf(connect.cause().getMessage()));
                             if (client.isActive()) {
                                 connectNext();
@@ -183,8 +182,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         HandshakeV10 greeting = HandshakeV10.decode(payload);
         greetingSeen = true;
         backendCapabilities = greeting.capabilities();
-        offered = CapabilityPolicy.offerToClients(backendCapabilities, runtime.clientTls() != null,
-                runtime.config().limits().allowLocalInfile());
+        offered = CapabilityPolicy.offerToClients(backendCapabilities, services.clientTls() != null,
+                services.config().get().limits().allowLocalInfile());
         HandshakeV10 relayed = new HandshakeV10(greeting.serverVersion(), greeting.connectionId(),
                 greeting.authPluginDataPart1(), offered, greeting.characterSet(), greeting.statusFlags(),
                 greeting.authPluginDataLength(), greeting.authPluginDataPart2(), greeting.authPluginName());
@@ -231,20 +230,20 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         ByteBuf payload = RawPacketDecoder.payload(frame);
         int clientSequence = RawPacketDecoder.sequenceId(frame);
         if (SslRequest.matches(payload)) {
-            if (runtime.clientTls() == null) {
+            if (services.clientTls() == null) {
                 throw new ProtocolException("SSLRequest although TLS was not offered");
             }
             secure = true;
             return;
         }
-        if (!secure && runtime.config().tls().client().required()) {
+        if (!secure && services.config().get().tls().client().required()) {
             // Refused before anything reaches the backend; fail() still finishes the backend's login.
             fail(clientSequence + 1, 3159, "HY000",
                     "Connections using insecure transport are prohibited while tls.client.required is on");
             return;
         }
         HandshakeResponse41 response = HandshakeResponse41.decode(payload);
-        boolean backendTls = runtime.backendTls() != null;
+        boolean backendTls = services.backendTls() != null;
         if (secure && !backendTls) {
             clearPasswords = new ClearPasswordGuard(response.authPluginName());
             String refused = clearPasswords.refuseResponse();
@@ -280,7 +279,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         ByteBuf ssl = Replies.frame(clientCtx.alloc(), 1,
                 new SslRequest(capabilities, response.maxPacketSize(), response.characterSet()));
         backendChannel.writeAndFlush(ssl);
-        backendChannel.pipeline().addFirst("tls", runtime.backendTls().newHandler(backendChannel.alloc(),
+        backendChannel.pipeline().addFirst("tls", services.backendTls().newHandler(backendChannel.alloc(),
                 backend.config().address().host(), backend.config().address().port()));
     }
 
@@ -308,21 +307,21 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         phase = Phase.DONE;
         timeout.cancel();
         if (tracker.response().isError()) {
-            runtime.stats().loginFailed();
+            services.sessions().stats().loginFailed();
             clientCtx.writeAndFlush(frame.retain()).addListener(ChannelFutureListener.CLOSE);
             backendChannel.close();
             return;
         }
-        BackendConnection connection = runtime.connector().adopt(backendChannel, backend,
+        BackendConnection connection = services.connector().adopt(backendChannel, backend,
                 new BackendIdentity(null, negotiated, characterSet), database);
         backendChannel.pipeline().replace("login", "backend", connection);
         backendChannel.pipeline().remove("frames");
         backend.connectSucceeded();
         clientCtx.writeAndFlush(frame.retain());
-        clientCtx.pipeline().replace(this, "session", new dev.sluice.proxy.session.CommandPhase(runtime.sessionServices(),
+        clientCtx.pipeline().replace(this, "session", new dev.sluice.proxy.session.CommandPhase(services.sessions(),
                 clientCtx.channel(), -1, dev.sluice.proxy.session.RelayPath.passThrough(connection, username)));
         timeout.sessionStarted(clientCtx);
-        LoginPacketLimit.afterLogin(clientCtx, runtime.config().limits().maxPacketSize());
+        LoginPacketLimit.afterLogin(clientCtx, services.config().get().limits().maxPacketSize());
     }
 
     private void fail(int sequenceId, int code, String message) {
@@ -351,7 +350,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         }
         if (evt == HandshakeTimeout.EXPIRED) {
             fail(phase == Phase.CONNECTING ? 0 : 2, 1043, "Bad handshake: not completed within "
-                    + runtime.config().timeouts().handshake().toMillis() + " ms");
+                    + services.config().get().timeouts().handshake().toMillis() + " ms");
             return;
         }
         ctx.fireUserEventTriggered(evt);
@@ -359,7 +358,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        runtime.stats().protocolError();
+        services.sessions().stats().protocolError();
         fail(1, 1043, "Bad handshake: " + LoginPacketLimit.describe(cause));
     }
 

@@ -15,7 +15,6 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.CapabilityPolicy;
@@ -45,7 +44,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     private enum Phase { RESPONSE, AUTH, AUTH_WORK, BACKEND, DONE }
 
-    private final ProxyRuntime runtime;
+    private final LoginServices services;
     private final HandshakeTimeout timeout;
     private final byte[] seed = AuthSeed.generate();
     private Phase phase = Phase.RESPONSE;
@@ -58,18 +57,18 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     private UserConfig user;
     private ServerAuthExchange exchange;
 
-    public ProxyLogin(ProxyRuntime runtime, HandshakeTimeout timeout) {
-        this.runtime = runtime;
+    public ProxyLogin(LoginServices services, HandshakeTimeout timeout) {
+        this.services = services;
         this.timeout = timeout;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         timeout.start(ctx);
-        ServerIdentity identity = runtime.serverIdentity();
-        offered = CapabilityPolicy.offerToClients(identity.capabilities(), runtime.clientTls() != null,
-                runtime.config().limits().allowLocalInfile());
-        connectionId = runtime.sessions().nextId();
+        ServerIdentity identity = services.serverIdentity();
+        offered = CapabilityPolicy.offerToClients(identity.capabilities(), services.clientTls() != null,
+                services.config().get().limits().allowLocalInfile());
+        connectionId = services.sessions().kills().sessions().nextId();
         HandshakeV10 greeting = HandshakeV10.withSeed(identity.serverVersion(), connectionId, seed, offered,
                 identity.charset(), ServerStatus.AUTOCOMMIT, MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
@@ -103,7 +102,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     private void onResponse(ChannelHandlerContext ctx, ByteBuf payload) {
         if (SslRequest.matches(payload) && !secure) {
             SslRequest request = SslRequest.decode(payload);
-            if (runtime.clientTls() == null || !Capabilities.has(request.capabilities(), Capabilities.CLIENT_SSL)) {
+            if (services.clientTls() == null || !Capabilities.has(request.capabilities(), Capabilities.CLIENT_SSL)) {
                 throw new ProtocolException("SSLRequest although TLS was not offered");
             }
             // ClientTlsSwitch has already put the TLS handler in front of this one.
@@ -111,20 +110,20 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         response = HandshakeResponse41.decode(payload);
-        if (!secure && runtime.config().tls().client().required()) {
+        if (!secure && services.config().get().tls().client().required()) {
             refuse(ctx, 3159, "HY000", "Connections using insecure transport are prohibited while tls.client.required is on");
             return;
         }
-        user = runtime.user(response.username()).orElse(null);
+        user = services.auth().user(response.username()).orElse(null);
         String host = host(ctx);
         String clientPlugin = Capabilities.has(response.capabilities(), Capabilities.CLIENT_PLUGIN_AUTH)
                 ? response.authPluginName() : null;
         String accountPlugin = CachingSha2Password.NAME.equals(clientPlugin) ? CachingSha2Password.NAME
                 : MysqlNativePassword.NAME;
         byte[] password = user == null ? null : user.password().getBytes(StandardCharsets.UTF_8);
-        ServerLogin login = new ServerLogin(response.username(), host, password, seed, secure, runtime.rsaKeys(),
-                !runtime.clientAuth().sha2Cache().contains(response.username()));
-        exchange = new ServerAuthExchange(runtime.clientAuth().plugins(), login, accountPlugin);
+        ServerLogin login = new ServerLogin(response.username(), host, password, seed, secure, services.auth().rsaKeys(),
+                !services.auth().sha2Cache().contains(response.username()));
+        exchange = new ServerAuthExchange(services.auth().plugins(), login, accountPlugin);
         phase = Phase.AUTH;
         step(ctx, exchange.start(clientPlugin, response.authResponse()));
     }
@@ -141,7 +140,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         // One step at a time: a packet already read behind this one must wait for its answer.
         phase = Phase.AUTH_WORK;
-        boolean queued = runtime.authWork().step(exchange, data, ctx.executor(), (step, failure) -> {
+        boolean queued = services.auth().work().step(exchange, data, ctx.executor(), (step, failure) -> {
             if (phase != Phase.AUTH_WORK || !ctx.channel().isActive()) {
                 return;
             }
@@ -156,7 +155,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             }
         });
         if (!queued) {
-            runtime.stats().loginFailed();
+            services.sessions().stats().loginFailed();
             refuse(ctx, Replies.TOO_MANY_CONNECTIONS, "08004", AuthWork.busy());
         }
     }
@@ -167,7 +166,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         // A verdict: from an address that failed too often in a row, it waits, either way.
-        java.time.Duration delay = runtime.failedLogins().delayFor(address(ctx));
+        java.time.Duration delay = services.auth().failedLogins().delayFor(address(ctx));
         if (delay.isZero()) {
             verdict(ctx, step);
             return;
@@ -187,19 +186,19 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         switch (step) {
             case ServerStep.Reply reply -> throw new IllegalStateException("not a verdict: " + reply);
             case ServerStep.Accept accept -> {
-                runtime.failedLogins().succeeded(address(ctx));
+                services.auth().failedLogins().succeeded(address(ctx));
                 for (byte[] payload : accept.sendBeforeOk()) {
                     ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
                 }
                 if (CachingSha2Password.NAME.equals(exchange.pluginName())) {
-                    runtime.clientAuth().sha2Cache().add(user.name());
+                    services.auth().sha2Cache().add(user.name());
                 }
                 connectBackend(ctx);
             }
             case ServerStep.Reject reject -> {
-                runtime.stats().loginFailed();
+                services.sessions().stats().loginFailed();
                 if (reject.errorCode() == Replies.ACCESS_DENIED) {
-                    runtime.failedLogins().failed(address(ctx));
+                    services.auth().failedLogins().failed(address(ctx));
                 }
                 refuse(ctx, reject.errorCode(), reject.sqlState(), reject.message());
             }
@@ -216,7 +215,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         LoginRequest request = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),
                 CapabilityPolicy.responseShaping(response.capabilities(), offered), response.characterSet(),
                 Capabilities.has(response.capabilities(), Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null);
-        new SessionStart(runtime, ctx.channel()).acquire(request, (connection, pool) -> {
+        new SessionStart(services, ctx.channel()).acquire(request, (connection, pool) -> {
             if (!ctx.channel().isActive()) {
                 pool.release(connection);
                 return;
@@ -225,19 +224,19 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             timeout.cancel();
             ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
             StatementPath path;
-            if (runtime.splitMode()) {
+            if (services.splitMode()) {
                 // The login's connection proved the backend up and the schema real; from here on
                 // each statement finds its own connection.
                 pool.releaseTracked((TrackedConnection) connection);
-                path = new SplitPath(runtime.splitBackends(), runtime.clientAuth(), runtime.config().routing(),
+                path = new SplitPath(services.splitBackends(), services.auth(), services.config().get().routing(),
                         response.capabilities(), request, request.schema(), seed, secure);
             } else {
                 path = RelayPath.pooled(connection, pool, request);
             }
-            ctx.pipeline().replace(this, "session", new CommandPhase(runtime.sessionServices(), ctx.channel(),
+            ctx.pipeline().replace(this, "session", new CommandPhase(services.sessions(), ctx.channel(),
                     connectionId, path));
             timeout.sessionStarted(ctx);
-            LoginPacketLimit.afterLogin(ctx, runtime.config().limits().maxPacketSize());
+            LoginPacketLimit.afterLogin(ctx, services.config().get().limits().maxPacketSize());
             ctx.channel().config().setAutoRead(true);
         }, failure -> refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage()));
     }
@@ -259,7 +258,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         }
         if (evt == HandshakeTimeout.EXPIRED) {
             refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: not completed within "
-                    + runtime.config().timeouts().handshake().toMillis() + " ms");
+                    + services.config().get().timeouts().handshake().toMillis() + " ms");
             return;
         }
         ctx.fireUserEventTriggered(evt);
@@ -267,7 +266,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        runtime.stats().protocolError();
+        services.sessions().stats().protocolError();
         refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + LoginPacketLimit.describe(cause));
     }
 

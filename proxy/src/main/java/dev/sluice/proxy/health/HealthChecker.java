@@ -3,7 +3,7 @@ package dev.sluice.proxy.health;
 import dev.sluice.config.HealthConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
