@@ -24,6 +24,7 @@ import dev.sluice.proxy.routing.SplitRouter;
 import dev.sluice.proxy.session.ClientConnections;
 import dev.sluice.proxy.session.SessionServices;
 import dev.sluice.proxy.split.SplitBackends;
+import dev.sluice.proxy.sql.SqlReaders;
 import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.SslContext;
@@ -82,7 +83,8 @@ public final class ProxyRuntime {
         }
         this.capture = new CaptureControl(observers::add, observers::remove, () -> true, bufferedMemory);
         Kills kills = new Kills(sessions, killConnections, connector, this::config);
-        this.sessionServices = new SessionServices(this::config, kills, observers, clients, stats, bufferedMemory);
+        this.sessionServices = new SessionServices(this::config, kills, observers, clients, stats, bufferedMemory,
+                new SqlReaders());
         ClientAuth auth = new ClientAuth(this::config, AuthPlugins.standard(), rsaKeys, authWork, failedLogins);
         SplitBackends split = router instanceof SplitRouter splitRouter
                 ? new SplitBackends(splitRouter, backends::pool, backends::list) : null;

@@ -14,7 +14,6 @@ import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.observe.StatementContext;
-import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class RelayPath implements StatementPath, ResponseListener, BackendConnection.WritabilityAware {
 
     private static final Logger log = LoggerFactory.getLogger(RelayPath.class);
-    private static final Object NO_TOKEN = new Object();
+    /** Contexts kept for reuse: a pipelining client has a few commands out at most at a time. */
+    private static final int SPARE_CONTEXTS = 4;
 
     private final BackendConnection backend;
     /** The pool to give the connection back to; null for pass-through sessions, which own theirs. */
@@ -40,16 +40,14 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
     /** How the backend connection logged in; null in pass-through mode. */
     private final LoginRequest login;
     /**
-     * The SQL of the COM_QUERY or COM_STMT_PREPARE going out, for the observers. Session mode
-     * tracks no session variables, so what is known is the handshake's character set and the
-     * server's default sql_mode: a later SET NAMES or SET sql_mode is not seen here.
+     * How the session's SQL is read. Session mode tracks no session variables, so what is known is
+     * the handshake's character set and the server's default sql_mode: a later SET NAMES or SET
+     * sql_mode is not seen here.
      */
-    private final StatementContext sql;
-    /**
-     * For each pending response in order, the observer of its command and what it asked to get back ({@link #NO_TOKEN}
-     * for null): capture may be switched on or off meanwhile, and a token only means something to its own observer.
-     */
-    private final ArrayDeque<Object> tokens = new ArrayDeque<>();
+    private StatementContext sql;
+    /** The contexts of the commands whose responses are still to come, in order. */
+    private final ArrayDeque<StatementContext> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<StatementContext> spare = new ArrayDeque<>();
     private CommandSession session;
     private Channel client;
     /** Who the session is logged in as: the KILL ownership check reads it, a COM_CHANGE_USER changes it. */
@@ -81,13 +79,13 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         this.pool = pool;
         this.login = login;
         this.user = user;
-        this.sql = new StatementContext(backend.identity().charset());
     }
 
     @Override
     public void attach(CommandSession session) {
         this.session = session;
         this.client = session.client();
+        this.sql = new StatementContext(session.services().sqlReaders(), backend.identity().charset());
         backend.listener(this);
         backend.backend().activeSessions().incrementAndGet();
     }
@@ -123,7 +121,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
 
     @Override
     public void statement(int code, ByteBuf frame, StatementContext sql) {
-        forward(frame, code, sql.reset(frame));
+        forward(frame, code);
     }
 
     @Override
@@ -131,7 +129,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         if (kind == ClientCommand.CHANGE_USER) {
             changeUser(frame);
         } else {
-            forward(frame, code, null);
+            forward(frame, code);
         }
     }
 
@@ -155,7 +153,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         }
         changingTo = name;
         changedUser = true;
-        forward(frame, Commands.COM_CHANGE_USER, null);
+        forward(frame, Commands.COM_CHANGE_USER);
     }
 
     /** The user name a COM_CHANGE_USER frame asks for (its first field), or null when it has none. */
@@ -165,14 +163,14 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         return nul < 0 ? null : frame.toString(from, nul - from, StandardCharsets.UTF_8);
     }
 
-    private void forward(ByteBuf frame, int command, StatementContext statement) {
+    private void forward(ByteBuf frame, int command) {
         if (!Commands.expectsNoResponse(command)) {
             session.armQueryTimeout(command);
             pending++;
-            StatementObserver observer = session.services().observers().current();
-            Object token = observer.onCommand(session.killable(), command, frame, statement);
-            tokens.addLast(observer);
-            tokens.addLast(token == null ? NO_TOKEN : token);
+            StatementContext statement = spare.isEmpty()
+                    ? new StatementContext(session.services().sqlReaders(), backend.identity().charset()) : spare.pollFirst();
+            session.services().observers().current().onCommand(session.killable(), statement.reset(frame));
+            inFlight.addLast(statement);
         } else {
             session.services().observers().current().onNoResponseCommand(session.killable(), command, frame);
         }
@@ -226,10 +224,12 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
         pending--;
-        StatementObserver observer = (StatementObserver) tokens.pollFirst();
-        Object token = tokens.pollFirst();
-        observer.onResponse(session.killable(), token == NO_TOKEN ? null : token, command, backend.backend(), response,
+        StatementContext statement = inFlight.pollFirst();
+        session.services().observers().current().onResponse(session.killable(), statement, backend.backend(), response,
                 latencyNanos);
+        if (spare.size() < SPARE_CONTEXTS) {
+            spare.addLast(statement);
+        }
         responseStarted = false;
         if (command == Commands.COM_CHANGE_USER) {
             if (!response.isError() && changingTo != null) {

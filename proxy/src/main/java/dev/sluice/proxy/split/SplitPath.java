@@ -33,7 +33,9 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
     /** Where the session is with its current command. */
     enum Phase { IDLE, ROUTING, IN_FLIGHT, CHANGING_USER }
 
-    private final SplitState state;
+    private final LoginRequest login;
+    private final String schema;
+    private SplitState state;
     private final SplitBackends backends;
     private final ClientAuth auth;
     private final RoutingConfig routingConfig;
@@ -59,17 +61,16 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
         this.clientCapabilities = clientCapabilities;
         this.seed = seed.clone();
         this.secure = secure;
-        this.state = new SplitState(login, schema, routing, reason -> {
-            if (session != null) {
-                session.services().observers().current().onPinned(session.killable(), reason.label());
-            }
-        });
+        this.login = login;
+        this.schema = schema;
     }
 
     @Override
     public void attach(CommandSession session) {
         this.session = session;
         this.client = session.client();
+        this.state = new SplitState(login, schema, routingConfig, session.services().sqlReaders(),
+                reason -> session.services().observers().current().onPinned(session.killable(), reason.label()));
         this.finder = new ConnectionFinder(state, backends, client.eventLoop(), this);
         this.changeUser = new ChangeUserFlow(auth, backends, client, clientCapabilities, seed, secure, this);
         this.responses = new SplitResponses(this, state, session);

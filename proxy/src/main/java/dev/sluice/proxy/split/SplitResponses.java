@@ -7,6 +7,7 @@ import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.command.Replies;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import dev.sluice.proxy.session.CommandSession;
 import io.netty.buffer.ByteBuf;
@@ -41,12 +42,6 @@ final class SplitResponses implements ResponseListener {
     /** The statement in flight was already retried once after its replica died. */
     private boolean retried;
     private ScheduledFuture<?> lingering;
-    /**
-     * What the observers asked to get back with the response in flight, and those observers: capture may be switched
-     * on or off meanwhile, and a token only means something to the observer that made it.
-     */
-    private Object token;
-    private StatementObserver tokenObserver = StatementObserver.NONE;
 
     SplitResponses(SplitPath path, SplitState state, CommandSession session) {
         this.path = path;
@@ -69,9 +64,10 @@ final class SplitResponses implements ResponseListener {
         if (Commands.expectsNoResponse(command.code())) {
             observers.onNoResponseCommand(session.killable(), command.code(), frame);
         } else {
-            tokenObserver = observers;
-            boolean hasSql = command.code() == Commands.COM_QUERY || command.code() == Commands.COM_STMT_PREPARE;
-            token = tokenObserver.onCommand(session.killable(), command.code(), frame, hasSql ? state.sql : null);
+            // A statement's context was made when it was routed; any other command's is made now.
+            boolean routedSql = command.code() == Commands.COM_QUERY || command.code() == Commands.COM_STMT_PREPARE;
+            StatementContext statement = routedSql ? state.sql : state.sql.reset(frame);
+            observers.onCommand(session.killable(), statement);
         }
         if (command.statement() != null) {
             frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
@@ -121,9 +117,7 @@ final class SplitResponses implements ResponseListener {
 
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
-        Object forObserver = token;
-        token = null;
-        tokenObserver.onResponse(session.killable(), forObserver, command, currentBackend,
+        session.services().observers().current().onResponse(session.killable(), state.sql, currentBackend,
                 command == Commands.COM_STMT_PREPARE ? response.withStatementId(state.statements.pendingId()) : response,
                 latencyNanos);
         state.readBacks.afterResponse(current == null ? null : current.route(), response, state.binding.connection(),
@@ -255,7 +249,6 @@ final class SplitResponses implements ResponseListener {
 
     private void dropCurrent() {
         current = null;
-        token = null;
     }
 
     /** The session ends: what the statement in flight holds goes. */

@@ -4,6 +4,7 @@ import dev.sluice.config.RoutingConfig;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.observe.StatementContext;
+import dev.sluice.proxy.sql.SqlReaders;
 import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
@@ -24,7 +25,7 @@ final class SplitState {
     final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
     final ReadBacks readBacks;
     /**
-     * The SQL of the COM_QUERY or COM_STMT_PREPARE being routed or sent, read with the charset and
+     * The command being routed or sent (one at a time), its SQL read with the charset and
      * sql_mode {@link #desired} has (the login's charset until the first connection reports one).
      */
     final StatementContext sql;
@@ -36,10 +37,11 @@ final class SplitState {
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     long previousStatementHold = -1;
 
-    SplitState(LoginRequest login, String schema, RoutingConfig routing, Consumer<PinReason> onPinned) {
+    SplitState(LoginRequest login, String schema, RoutingConfig routing, SqlReaders readers,
+               Consumer<PinReason> onPinned) {
         this.login = login;
         this.desired = new SessionVariables(schema);
-        this.sql = new StatementContext(login.charset());
+        this.sql = new StatementContext(readers, login.charset());
         this.binding = new Binding(onPinned);
         this.readYourWrites = new ReadYourWrites(routing);
         this.readBacks = new ReadBacks(desired, readYourWrites);

@@ -1,5 +1,6 @@
 package dev.sluice.proxy.stats;
 
+import dev.sluice.proxy.observe.StatementContext;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -7,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
  * The figures of one query digest, updated from every event loop at once: adders for the sums,
  * compare-and-set only when a new minimum or maximum is seen.
  */
-public final class DigestStats {
+public final class DigestStats implements StatementContext.Tally {
 
     private final long fingerprint;
     private final String text;
