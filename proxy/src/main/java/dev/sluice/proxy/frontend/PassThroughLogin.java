@@ -18,7 +18,6 @@ import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.command.Replies;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -126,7 +125,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             ByteBuf frame = (ByteBuf) msg;
             try {
                 if (clientGone) {
-                    finishAbandoned(frame);
+                    abandoned.read(backendChannel, frame);
                 } else if (phase == Phase.CONNECTING) {
                     onGreeting(frame);
                 } else if (phase == Phase.AUTH) {
@@ -180,7 +179,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         HandshakeV10 greeting = HandshakeV10.decode(payload);
-        greetingSeen = true;
+        abandoned.greeted();
         backendCapabilities = greeting.capabilities();
         offered = CapabilityPolicy.offerToClients(backendCapabilities, services.clientTls() != null,
                 services.config().get().limits().allowLocalInfile());
@@ -194,16 +193,12 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     private ByteBuf pendingResponse;
     private boolean clientGone;
-    private boolean greetingSeen;
-    private boolean responseSent;
+    private final AbandonedLogin abandoned = new AbandonedLogin();
     /** The client switched to TLS (its SSLRequest came before the handshake response). */
     private boolean secure;
     /** Set when the client's side is TLS and the backend's is not. */
     private ClearPasswordGuard clearPasswords;
 
-    /** Shows up in the backend's log as the user of logins whose client went away. */
-    static final String ABANDONED_LOGIN_USER = "sluice_abandoned_login";
-    private static final long ABANDON_GRACE_MILLIS = 5_000;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -269,7 +264,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         tracker = new ResponseTracker(negotiated);
         tracker.beginAuth();
         phase = Phase.AUTH;
-        responseSent = true;
+        abandoned.responded();
         ByteBuf out = Replies.frame(clientCtx.alloc(), backendSequence, relayed);
         if (!backendTls) {
             backendChannel.writeAndFlush(out);
@@ -376,54 +371,9 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
-    /**
-     * The client left mid-login. Dropping the backend connection now would be an aborted
-     * handshake, and enough of those make the backend block the proxy's host (error 1129). So the
-     * login is finished instead: a response for a user that does not exist (an access-denied
-     * error, which does not count towards max_connect_errors), empty answers to any auth request,
-     * COM_QUIT should it succeed anyway.
-     */
+    /** The client left mid-login: the backend's login is finished without it (see {@link AbandonedLogin}). */
     private void abandon() {
         clientGone = true;
-        Channel channel = backendChannel;
-        if (channel == null || !channel.isActive()) {
-            return;
-        }
-        if (greetingSeen && !responseSent) {
-            sendAbandonResponse(channel, 1);
-        }
-        channel.eventLoop().schedule(() -> {
-            channel.close();
-        }, ABANDON_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    private void finishAbandoned(ByteBuf frame) {
-        ByteBuf payload = RawPacketDecoder.payload(frame);
-        int sequenceId = RawPacketDecoder.sequenceId(frame);
-        int header = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
-        if (!greetingSeen) {
-            greetingSeen = true;
-            if (header == ErrPacket.HEADER) {
-                backendChannel.close();
-            } else {
-                sendAbandonResponse(backendChannel, sequenceId + 1);
-            }
-            return;
-        }
-        switch (header) {
-            case 0x00 -> backendChannel.writeAndFlush(dev.sluice.proxy.backend.OwnCommands.quit(backendChannel.alloc()))
-                    .addListener(ChannelFutureListener.CLOSE);
-            case 0xFE, 0x01 -> backendChannel.writeAndFlush(Replies.frame(backendChannel.alloc(), sequenceId + 1, new byte[0]));
-            default -> backendChannel.close();
-        }
-    }
-
-    private void sendAbandonResponse(Channel channel, int sequenceId) {
-        responseSent = true;
-        long capabilities = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
-                | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA;
-        HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1 << 24, 45, ABANDONED_LOGIN_USER,
-                new byte[0], null, dev.sluice.protocol.auth.MysqlNativePassword.NAME, java.util.Map.of());
-        channel.writeAndFlush(Replies.frame(channel.alloc(), sequenceId, response));
+        abandoned.start(backendChannel);
     }
 }

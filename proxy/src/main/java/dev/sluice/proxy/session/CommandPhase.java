@@ -2,10 +2,7 @@ package dev.sluice.proxy.session;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
-import dev.sluice.protocol.frame.RawPacketDecoder;
-import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.Causes;
-import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.command.Replies;
@@ -21,13 +18,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
-import java.net.SocketAddress;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * proxy answers itself waits for the responses to the commands before it, and the commands after
  * it wait in a queue (the client is not read meanwhile).
  */
-public final class CommandPhase extends ChannelInboundHandlerAdapter implements KillableSession, CommandSession {
+public final class CommandPhase extends ChannelInboundHandlerAdapter implements CommandSession {
 
     private static final Logger log = LoggerFactory.getLogger(CommandPhase.class);
 
@@ -49,22 +41,17 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
     private final StatementPath path;
     /** The id the proxy greeted the client with, or -1 in pass-through mode (the backend's own id then stands). */
     private final long connectionId;
-    private final long sessionId;
+    private final SessionView view;
     private final long maxPacketSize;
-    private final PendingCommands queue = new PendingCommands();
+    private final PendingCommands queue;
+    private final CommandFrames frames;
     private final ClientReads reads;
-    private Map<Object, Object> attributes;
 
     private boolean ended;
     private boolean finished;
     /** The proxy answers a command itself, after the responses before it: commands after it wait. */
     private OwnAnswer ownAnswer;
     private boolean answering;
-    /** A command of 16 MiB or more is being relayed packet by packet, {@link #commandSize} bytes so far. */
-    private boolean streaming;
-    private long commandSize;
-    /** Bytes of a command of 16 MiB or more held whole, counted in the memory budget. */
-    private long heldCommandBytes;
     /** Commands whose response has ended (a query timeout's way to tell one statement from the next). */
     private long responsesDone;
 
@@ -78,16 +65,18 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         this.client = client;
         this.path = path;
         this.connectionId = connectionId;
-        this.sessionId = connectionId >= 0 ? connectionId : services.kills().sessions().nextId();
+        this.view = new SessionView(this, path, connectionId >= 0 ? connectionId : services.kills().sessions().nextId());
         this.maxPacketSize = services.config().get().limits().maxPacketSize();
         this.reads = new ClientReads(client);
+        this.queue = new PendingCommands(services.bufferedMemory());
+        this.frames = new CommandFrames(queue, maxPacketSize, (code, message) -> end(1, code, "08S01", message));
         path.attach(this);
         if (connectionId >= 0) {
-            services.kills().sessions().register(connectionId, this);
+            services.kills().sessions().register(connectionId, view);
         } else {
-            services.kills().sessions().registerPassThrough(this);
+            services.kills().sessions().registerPassThrough(view);
         }
-        services.observers().current().onSessionStart(this);
+        services.observers().current().onSessionStart(view);
     }
 
     // ---- reading the client ----
@@ -104,7 +93,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
                 queue.add(frame);
                 reads.pause(ClientReads.QUEUED);
             } else {
-                relay(frame);
+                frames.relay(frame, path, this::dispatch);
             }
             return;
         }
@@ -130,29 +119,12 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         while (!ended && !answering && !path.busy() && !queue.isEmpty()) {
             took = true;
             if (path.streamsLargeCommands()) {
-                relay(queue.takePacket());
+                frames.relay(queue.takePacket(), path, this::dispatch);
                 continue;
             }
-            long length = queue.firstLength(maxPacketSize);
-            if (length > maxPacketSize) {
-                end(1, Replies.PACKET_TOO_LARGE, "08S01", ClientCommand.tooLarge(maxPacketSize));
-                return;
-            }
-            if (length < 0) {
-                // The rest of a command of 16 MiB or more is still to come.
-                if (!holdIncoming(-length)) {
-                    return;
-                }
+            ByteBuf whole = frames.takeWhole(client.alloc());
+            if (whole == null) {
                 break;
-            }
-            if (length >= Packet.MAX_PAYLOAD && !holdIncoming(length)) {
-                return;
-            }
-            ByteBuf whole = queue.takeFirst(client.alloc());
-            if (length == 0) {
-                whole.release();
-                end(1, Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.EMPTY);
-                return;
             }
             dispatch(whole);
         }
@@ -167,39 +139,6 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         } else {
             reads.resume(ClientReads.QUEUED);
         }
-    }
-
-    /** A packet of a path that relays large commands as they come, checked and passed on. */
-    private void relay(ByteBuf frame) {
-        int length = RawPacketDecoder.payloadLength(frame);
-        boolean continues = length == Packet.MAX_PAYLOAD;
-        if (streaming) {
-            streaming = continues;
-            commandSize += length;
-            if (commandSize > maxPacketSize) {
-                frame.release();
-                tooLarge();
-                return;
-            }
-            path.continuation(frame);
-            return;
-        }
-        streaming = continues;
-        if (path.takesClientData(frame)) {
-            return;
-        }
-        if (length == 0) {
-            frame.release();
-            end(1, Replies.UNKNOWN_COMMAND, "08S01", ClientCommand.EMPTY);
-            return;
-        }
-        commandSize = length;
-        if (commandSize > maxPacketSize) {
-            frame.release();
-            tooLarge();
-            return;
-        }
-        dispatch(frame);
     }
 
     private void dispatch(ByteBuf frame) {
@@ -243,32 +182,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         statement.release();
         answering = true;
         reads.pause(ClientReads.QUEUED);
-        KillCommand.run(services.kills(), this, kill, this::answer);
-    }
-
-    /**
-     * A command of 16 MiB or more is held until it is whole, and then until its response ends:
-     * {@code bytes} of it now, counted against the memory all sessions share for that.
-     */
-    private boolean holdIncoming(long bytes) {
-        if (bytes > heldCommandBytes) {
-            if (!services.bufferedMemory().reserve(bytes - heldCommandBytes)) {
-                end(1, Replies.PACKET_TOO_LARGE, "08S01", "Sluice: large commands and capture hold "
-                        + (services.bufferedMemory().held() >> 20) + " MiB, and this command's "
-                        + (bytes >> 20) + " MiB would pass limits.buffered_memory ("
-                        + (services.bufferedMemory().limit() >> 20) + " MiB)");
-                return false;
-            }
-            heldCommandBytes = bytes;
-        }
-        return true;
-    }
-
-    private void releaseHeldCommand() {
-        if (heldCommandBytes > 0) {
-            services.bufferedMemory().release(heldCommandBytes);
-            heldCommandBytes = 0;
-        }
+        KillCommand.run(services.kills(), view, kill, this::answer);
     }
 
     // ---- what paths ask ----
@@ -285,14 +199,14 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public KillableSession killable() {
-        return this;
+        return view;
     }
 
     @Override
     public void armQueryTimeout(int command) {
         var timeout = services.config().get().timeouts().query();
         if (QueryTimeout.applies(command, timeout)) {
-            QueryTimeout.arm(services.kills(), this, responsesDone + path.pending(), timeout);
+            QueryTimeout.arm(services.kills(), view, responsesDone + path.pending(), timeout);
         }
     }
 
@@ -324,7 +238,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
     @Override
     public void responseEnded() {
         responsesDone++;
-        releaseHeldCommand();
+        queue.releaseHeld();
         if (ownAnswer != null) {
             sendOwnAnswer();
         }
@@ -333,7 +247,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
     @Override
     public void ready() {
         if (!ended && services.clients().shuttingDown() && path.canEndAtShutdown()) {
-            boolean reusable = path.pending() == 0 && !streaming;
+            boolean reusable = path.pending() == 0 && !frames.partlySent();
             ended = true;
             client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             finish(reusable);
@@ -358,7 +272,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         if (ended) {
             return;
         }
-        boolean reusable = path.pending() == 0 && !streaming;
+        boolean reusable = path.pending() == 0 && !frames.partlySent();
         ended = true;
         if (sequenceId >= 0) {
             LingeringClose.afterSending(client, Replies.err(client.alloc(), sequenceId, code, sqlState, message));
@@ -370,7 +284,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void closing() {
-        boolean reusable = path.pending() == 0 && !streaming;
+        boolean reusable = path.pending() == 0 && !frames.partlySent();
         ended = true;
         finish(reusable);
     }
@@ -380,12 +294,6 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         return ended;
     }
 
-    private void tooLarge() {
-        // Part of the command already reached the backend: its connection cannot serve another.
-        streaming = true;
-        end(1, Replies.PACKET_TOO_LARGE, "08S01", ClientCommand.tooLarge(maxPacketSize));
-    }
-
     /** Once, when the session ends: it leaves the registry and its path gives back what it holds. */
     private void finish(boolean reusable) {
         if (finished) {
@@ -393,13 +301,13 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         }
         finished = true;
         if (connectionId >= 0) {
-            services.kills().sessions().unregister(connectionId, this);
+            services.kills().sessions().unregister(connectionId, view);
         } else {
-            services.kills().sessions().unregisterPassThrough(this);
+            services.kills().sessions().unregisterPassThrough(view);
         }
-        services.observers().current().onSessionEnd(this);
+        services.observers().current().onSessionEnd(view);
         queue.releaseAll();
-        releaseHeldCommand();
+        queue.releaseHeld();
         path.end(reusable);
     }
 
@@ -431,7 +339,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        boolean reusable = path.pending() == 0 && !streaming;
+        boolean reusable = path.pending() == 0 && !frames.partlySent();
         ended = true;
         finish(reusable);
         ctx.fireChannelInactive();
@@ -442,79 +350,19 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
         services.stats().protocolError();
         log.debug("session {} failed", client.remoteAddress(), cause);
         if (!ended && cause instanceof TooLongFrameException) {
-            tooLarge();
+            frames.tooLarge();
         } else if (!ended) {
             end(1, Replies.UNKNOWN_COMMAND, "08S01", "Malformed packet: " + Causes.rootMessage(cause));
         }
     }
 
-    // ---- the session as KILL and the observers see it ----
-
-    @Override
-    public EventLoop eventLoop() {
-        return client.eventLoop();
-    }
-
-    @Override
-    public LoginRequest login() {
-        return path.login();
-    }
-
-    @Override
-    public long sessionId() {
-        return sessionId;
-    }
-
-    @Override
-    public String user() {
-        return path.user();
-    }
-
-    @Override
-    public SocketAddress clientAddress() {
-        return client.remoteAddress();
-    }
-
-    @Override
-    public String schema() {
-        return path.schema();
-    }
-
-    @Override
-    public Set<String> pins() {
-        return path.pins();
-    }
-
-    @Override
-    public String backendName() {
-        return path.backendName();
-    }
-
-    @Override
-    public Map<Object, Object> attributes() {
-        if (attributes == null) {
-            attributes = new HashMap<>();
-        }
-        return attributes;
-    }
-
-    @Override
-    public long responsesDone() {
+    /** Commands whose response has ended. */
+    long responsesDone() {
         return responsesDone;
     }
 
-    @Override
-    public BackendConnection statementConnection() {
-        return ended ? null : path.statementConnection();
-    }
-
-    @Override
-    public void interruptPending() {
-        path.interruptPending();
-    }
-
-    @Override
-    public void endKilled() {
+    /** KILL CONNECTION: a client waiting for a response gets ER_CONNECTION_KILLED first. */
+    void endKilled() {
         end(path.awaitingResponse() ? 1 : -1, Replies.CONNECTION_KILLED, "70100", "Connection was killed");
     }
 }

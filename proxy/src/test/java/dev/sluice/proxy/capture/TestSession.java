@@ -1,7 +1,5 @@
 package dev.sluice.proxy.capture;
 
-import dev.sluice.protocol.Commands;
-import dev.sluice.protocol.frame.Packet;
 import dev.sluice.proxy.observe.SessionInfo;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.SqlReaders;
