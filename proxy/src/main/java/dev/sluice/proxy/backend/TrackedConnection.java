@@ -40,7 +40,7 @@ public final class TrackedConnection extends BackendConnection {
     private boolean partialWhole;
     private int partialEnd;
 
-    TrackedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema,
+    public TrackedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema,
                       CommandsInFlight commandsInFlight) {
         super(channel, backend, identity, schema, INSPECT_LIMIT, commandsInFlight);
         this.state = new SessionVariables(schema);

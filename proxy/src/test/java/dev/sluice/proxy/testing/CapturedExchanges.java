@@ -23,8 +23,14 @@ import java.util.List;
  */
 public final class CapturedExchanges {
 
-    /** A command (its frames, back to back) and the response the server gave it. */
-    public record Exchange(int command, byte[] request, byte[] response, Response outcome) {
+    /**
+     * A command (its frames, back to back) and the response the server gave it. When the client
+     * sent data within the response (an auth exchange, LOCAL INFILE contents), {@code clientData}
+     * holds each of its packets and {@code responseParts} the server's bytes before, between and
+     * after them; else {@code responseParts} is the response alone.
+     */
+    public record Exchange(int command, byte[] request, byte[] response, Response outcome, List<byte[]> clientData,
+                           List<byte[]> responseParts) {
 
         public ByteBuf requestBuffer() {
             return Unpooled.wrappedBuffer(request.clone());
@@ -72,13 +78,18 @@ public final class CapturedExchanges {
             }
             int code = first.payload()[0] & 0xFF;
             if (Commands.expectsNoResponse(code)) {
-                exchanges.add(new Exchange(code, request.toByteArray(), new byte[0], null));
+                exchanges.add(new Exchange(code, request.toByteArray(), new byte[0], null, List.of(), List.of()));
                 continue;
             }
             tracker.begin(code);
             ByteArrayOutputStream response = new ByteArrayOutputStream();
+            cursor.parts = new ArrayList<>();
+            cursor.clientData = new ArrayList<>();
+            cursor.part = new ByteArrayOutputStream();
             Response outcome = cursor.follow(tracker, response);
-            exchanges.add(new Exchange(code, request.toByteArray(), response.toByteArray(), outcome));
+            cursor.parts.add(cursor.part.toByteArray());
+            exchanges.add(new Exchange(code, request.toByteArray(), response.toByteArray(), outcome,
+                    List.copyOf(cursor.clientData), List.copyOf(cursor.parts)));
         }
         return new CapturedExchanges(capabilities, List.copyOf(exchanges));
     }
@@ -120,6 +131,10 @@ public final class CapturedExchanges {
         final List<RawPacket> server;
         int clientIndex;
         int serverIndex;
+        /** The server's bytes since the last client data, and the parts and client data so far. */
+        ByteArrayOutputStream part = new ByteArrayOutputStream();
+        List<byte[]> parts;
+        List<byte[]> clientData;
 
         Cursor(List<RawPacket> client, List<RawPacket> server) {
             this.client = client;
@@ -129,7 +144,15 @@ public final class CapturedExchanges {
         Response follow(ResponseTracker tracker, ByteArrayOutputStream response) {
             while (true) {
                 if (tracker.expectsClientData()) {
-                    tracker.acceptClient(client.get(clientIndex++).payload().length);
+                    RawPacket data = client.get(clientIndex++);
+                    tracker.acceptClient(data.payload().length);
+                    if (parts != null) {
+                        ByteArrayOutputStream framed = new ByteArrayOutputStream();
+                        write(framed, data);
+                        clientData.add(framed.toByteArray());
+                        parts.add(part.toByteArray());
+                        part = new ByteArrayOutputStream();
+                    }
                     continue;
                 }
                 if (serverIndex >= server.size()) {
@@ -137,6 +160,7 @@ public final class CapturedExchanges {
                 }
                 RawPacket packet = server.get(serverIndex++);
                 write(response, packet);
+                write(part, packet);
                 if (tracker.accept(Unpooled.wrappedBuffer(packet.payload()), packet.payload().length)) {
                     return tracker.response();
                 }
