@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,6 +15,10 @@ public final class Main implements Runnable {
     private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // Libraries that log through java.util.logging (Bouncy Castle, Prometheus, protobuf) then
+        // log in the one format of simplelogger.properties, as everything else does.
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
         System.exit(new CommandLine(new Main()).execute(args));
     }
 
