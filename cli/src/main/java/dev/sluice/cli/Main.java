@@ -5,7 +5,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code sluice} command: one subcommand per job. */
-@Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
+@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "A transparent MySQL-protocol proxy with a mysqlslap-compatible load client.",
         subcommands = {CommandLine.HelpCommand.class, ProxyCommand.class, dev.sluice.slap.SlapCommand.class,
                 DemoCommand.class, StatsCommand.class, DigestCommand.class})
