@@ -9,8 +9,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
@@ -32,6 +35,8 @@ public final class BackendConnector {
     private final AtomicReference<ServerIdentity> lastIdentity = new AtomicReference<>();
     private final boolean framed;
     private final ClientAuthOptions authOptions;
+    /** Every connection it opened that is not closed yet; a closed channel leaves the group by itself. */
+    private final ChannelGroup channels = new DefaultChannelGroup("backends", GlobalEventExecutor.INSTANCE);
 
     /**
      * @param framed split mode: connections track session state and hand on whole packets
@@ -65,6 +70,11 @@ public final class BackendConnector {
         return connectTimeout;
     }
 
+    /** The backend connections still open, so that shutdown can wait for them to close. */
+    public ChannelGroup channels() {
+        return channels;
+    }
+
     /** Errors that say the backend cannot be reached, as opposed to the proxy running out of something. */
     private static boolean backendFault(Throwable cause) {
         return cause instanceof java.net.ConnectException || cause instanceof java.net.NoRouteToHostException
@@ -84,6 +94,7 @@ public final class BackendConnector {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
+                        channels.add(channel);
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
                                 backendTls, authOptions, promise, lastIdentity::set, framed));

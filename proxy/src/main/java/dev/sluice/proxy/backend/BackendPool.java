@@ -316,20 +316,31 @@ public final class BackendPool {
         try {
             Waiter oldest = waiters.peekFirst();
             if (oldest == null) {
-                idle.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
-                idleCount++;
-                return;
+                if (!closed) {
+                    idle.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
+                    idleCount++;
+                    return;
+                }
+                waiter = null;
+                direct = false;
+            } else {
+                waiter = oldest.takes(connection) ? oldest : firstTaking(connection);
+                direct = waiter != null && (waiter == oldest || waiter.sinceNanos - oldest.sinceNanos < UNFAIR_NANOS);
+                if (!direct) {
+                    waiter = oldest;
+                    connection.slotHandedOver(true);
+                }
+                waiters.remove(waiter);
+                progressNanos = System.nanoTime();
             }
-            waiter = oldest.takes(connection) ? oldest : firstTaking(connection);
-            direct = waiter != null && (waiter == oldest || waiter.sinceNanos - oldest.sinceNanos < UNFAIR_NANOS);
-            if (!direct) {
-                waiter = oldest;
-                connection.slotHandedOver(true);
-            }
-            waiters.remove(waiter);
-            progressNanos = System.nanoTime();
         } finally {
             lock.unlock();
+        }
+        if (waiter == null) {
+            // The pool closed while this connection was on its way back (its reset's reply came
+            // after close() emptied the idle set): nothing would take it or quit it from there.
+            connection.quit();
+            return;
         }
         if (waiter.timeout != null) {
             waiter.timeout.cancel(false);
