@@ -59,7 +59,7 @@ final class LatencyHistograms implements MultiCollector {
             String hex = Digest.hex(digest.fingerprint());
             digests.dataPoint(point(digest.buckets(), Labels.of("digest", hex)));
             info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder()
-                    .labels(Labels.of("digest", hex, "digest_text", cut(digest.text()))).build());
+                    .labels(Labels.of("digest", hex, "digest_text", Json.shorten(digest.text(), MAX_TEXT_LABEL))).build());
         }
         return MetricSnapshots.of(backends.build(), digests.build(), info.build());
     }
@@ -94,17 +94,6 @@ final class LatencyHistograms implements MultiCollector {
                 .classicHistogramBuckets(ClassicHistogramBuckets.of(BOUNDS, counts))
                 .sum(buckets.sumNanos() / 1e9)
                 .build();
-    }
-
-    private static String cut(String text) {
-        if (text.length() <= MAX_TEXT_LABEL) {
-            return text;
-        }
-        int end = MAX_TEXT_LABEL - 3;
-        if (Character.isLowSurrogate(text.charAt(end))) {
-            end--;
-        }
-        return text.substring(0, end) + "...";
     }
 
     private static double[] withInfinity(double[] bounds) {
