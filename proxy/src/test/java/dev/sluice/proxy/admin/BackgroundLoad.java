@@ -32,9 +32,9 @@ final class BackgroundLoad implements AutoCloseable {
         this.statement = connection.createStatement();
     }
 
+    /** Needs sluice_test.page_load (id INT PRIMARY KEY, n INT) on every backend. */
     static BackgroundLoad start(ProxyServer proxy) throws SQLException {
         BackgroundLoad load = new BackgroundLoad(ProxyFixture.connect(proxy, "sluice_test", ""));
-        load.statement.execute("CREATE TABLE IF NOT EXISTS page_load (id INT PRIMARY KEY, n INT)");
         load.timer.scheduleWithFixedDelay(load::step, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         return load;
     }

@@ -14,6 +14,8 @@ import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +61,10 @@ class DashboardPageIT {
     @BeforeAll
     static void start(MariaDbCluster cluster) throws Exception {
         Headless.assumeChromium();
+        try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+            s.execute("CREATE OR REPLACE TABLE sluice_test.page_load (id INT PRIMARY KEY, n INT)");
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
         HostPort free = new HostPort("127.0.0.1", 0);
         proxy = ProxyFixture.start(AdminPortsIT.config(cluster)
                 .withAdmin(new AdminConfig(true, free, free, "admin", AdminPortsIT.PASSWORD, TOKEN)));

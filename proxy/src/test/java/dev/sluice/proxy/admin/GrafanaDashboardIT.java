@@ -58,6 +58,10 @@ class GrafanaDashboardIT {
         assertThat(DASHBOARD).exists();
         List<DashboardQueries.Query> queries = DashboardQueries.read(DASHBOARD);
         assertThat(queries).hasSizeGreaterThan(10);
+        try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
+            s.execute("CREATE OR REPLACE TABLE sluice_test.dashboard_it (id INT PRIMARY KEY)");
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(30));
         try (ProxyServer proxy = ProxyFixture.start(AdminPortsIT.config(cluster))) {
             runWorkload(proxy);
             var http = proxy.admin().httpAddress();
@@ -120,7 +124,6 @@ class GrafanaDashboardIT {
     /** Reads, a write, a failed statement (an error code) and a user variable (a pin in split mode). */
     private static void runWorkload(ProxyServer proxy) throws SQLException {
         try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS dashboard_it (id INT PRIMARY KEY)");
             s.execute("REPLACE INTO dashboard_it VALUES (1)");
             for (int i = 0; i < 20; i++) {
                 s.executeQuery("SELECT id FROM dashboard_it WHERE id = " + i).close();
