@@ -143,8 +143,10 @@ public final class ProxyCommand implements Callable<Integer> {
                     + " -u" + config.admin().user() + " -p"
                     + (config.admin().weakPassword() ? "   (the default password: set admin.password)" : "")
                     + "   (SHOW BACKENDS; SELECT * FROM digests ORDER BY sum_time_ms DESC LIMIT 10)");
-            out.println("Metrics: http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort()
-                    + "/metrics   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");
+            String http = "http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort();
+            out.println("Dashboard: " + http + "/" + (config.admin().httpToken().isEmpty() ? "" : "#token=<admin.http_token>"));
+            out.println("Metrics: " + http + "/metrics"
+                    + "   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");
         }
         if (config.capture().enabled()) {
             out.println("Capture: " + proxy.runtime().capture().status().describe());
