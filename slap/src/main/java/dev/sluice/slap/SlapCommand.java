@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
         description = {"Run a query multiple times against the server: a mysqlslap-compatible load client.",
                 "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
         footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
-                "--rate, --json, --sweep, --fail-fast, --query-timeout; errors are counted per code and reported on stderr.",
+                "--rate, --json, --report-html, --sweep, --fail-fast, --query-timeout; errors are counted per code and reported on stderr.",
                 "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back.",
                 "", "Default options are read from the following files in the given order:",
                 "/etc/my.cnf /etc/mysql/my.cnf $MARIADB_HOME/my.cnf ~/.my.cnf",
@@ -182,6 +182,9 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write every figure of every run to FILE as JSON.")
     private String json;
 
+    @Option(names = "--report-html", paramLabel = "FILE", description = "Write a self-contained HTML page with charts of the run to FILE: throughput and p50/p99 latency per report interval (--report-interval, else every second); for --sweep, throughput and latency against clients with the knee marked. With --replay --compare: the comparison per digest.")
+    private String reportHtml;
+
     @Option(names = "--sweep", arity = "0..1", fallbackValue = "1024", paramLabel = "MAX", description = "Double the clients from 1 (up to MAX, default 1024) until throughput stops growing; name the knee.")
     private String sweep;
 
@@ -297,7 +300,7 @@ public final class SlapCommand implements Callable<Integer> {
                 .query(query).create(create).preQuery(preQuery).postQuery(postQuery).delimiter(delimiter)
                 .createSchema(createSchema).onlyPrint(onlyPrint).preSystem(preSystem).postSystem(postSystem)
                 .noDrop(noDrop).silent(silent).verbose(verbose.length).csv(csv).failFast(failFast)
-                .percentiles(percentiles).jsonFile(json).clientThreads(ClientThreads.parse(clientThreads));
+                .percentiles(percentiles).jsonFile(json).htmlFile(reportHtml).clientThreads(ClientThreads.parse(clientThreads));
         if (executeNumber != null) b.executeNumber(number(executeNumber, "auto-generate-sql-execute-number"));
         if (secondaryIndexes != null) b.secondaryIndexes((int) number(secondaryIndexes, "auto-generate-sql-secondary-indexes", Integer.MAX_VALUE));
         if (uniqueQueryNumber != null) b.uniqueQueryNumber(number(uniqueQueryNumber, "auto-generate-sql-unique-query-number"));
