@@ -1,21 +1,15 @@
 package dev.sluice.slap;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * One captured session played on its own connection: statements in their captured order (as the
  * feed hands them over), each when its captured offset from the session's first statement
- * (divided by the speed) has passed. The connection opens when the first statement is due, with
- * the session's schema, and closes after the last. Prepared statements are prepared, executed and
- * closed as captured, under the captured ids. Errors are counted and the session goes on, as the
- * original did. Every statement of the session is taken from the feed, played or not.
+ * (divided by the speed) has passed. The connection opens when the first statement is due, as the
+ * session was opened ({@link ReplayConnector#open(ReplayPlan.Session, ReplayNotes)}), and closes
+ * after the last. Errors are counted and the session goes on, as the original did. Every
+ * statement of the session is taken from the feed, played or not.
  */
 final class ReplaySession implements Runnable {
 
@@ -25,21 +19,19 @@ final class ReplaySession implements Runnable {
     private final double speed;
     private final long dueNanos;
     private final ErrorTally errors;
+    private final ReplayNotes notes;
     private final ReplayTally tally = new ReplayTally();
-    private final Map<Long, PreparedStatement> prepared = new HashMap<>();
-    private final Map<Long, String> unprepared = new HashMap<>();
-    private Connection connection;
-    private Statement text;
 
     /** @param dueNanos when (System.nanoTime) the first statement is due at the earliest */
     ReplaySession(ReplayPlan.Session plan, ReplayFeed feed, ReplayConnector connector, double speed, long dueNanos,
-                  ErrorTally errors) {
+                  ErrorTally errors, ReplayNotes notes) {
         this.plan = plan;
         this.feed = feed;
         this.connector = connector;
         this.speed = speed;
         this.dueNanos = dueNanos;
         this.errors = errors;
+        this.notes = notes;
     }
 
     ReplayTally tally() {
@@ -57,16 +49,15 @@ final class ReplaySession implements Runnable {
         inbox.start();
         long start = Math.max(System.nanoTime(), dueNanos);
         try {
+            StatementPlayer player;
             try {
-                connection = connector.open(plan.schema);
-                text = connection.createStatement();
-                text.setEscapeProcessing(false);
+                player = new StatementPlayer(connector.open(plan, notes), false);
             } catch (SQLException e) {
                 errors.add(Connector.errorKey(e), "connect: " + Connector.firstLine(e.getMessage()));
                 skip(inbox, 0, "the session could not connect");
                 return;
             }
-            try {
+            try (player) {
                 for (long i = 0; i < plan.statements; i++) {
                     CapturedEvent event = feed.next(inbox);
                     if (event == null) {
@@ -76,13 +67,11 @@ final class ReplaySession implements Runnable {
                     if (speed > 0) {
                         waitUntil(start + (long) ((event.timeMicros() - plan.firstMicros) * 1000 / speed));
                     }
-                    if (!play(event)) {
+                    if (!play(player, event)) {
                         skip(inbox, i + 1, "the connection was lost");
                         return;
                     }
                 }
-            } finally {
-                close();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -107,108 +96,18 @@ final class ReplaySession implements Runnable {
     }
 
     /** Plays one statement; false when the connection is gone. */
-    private boolean play(CapturedEvent event) {
-        String reason = unplayable(event);
+    private boolean play(StatementPlayer player, CapturedEvent event) {
+        String reason = player.unplayable(event);
         if (reason != null) {
             tally.notReplayed(event.command() + ": " + reason);
             return true;
         }
-        long begin = System.nanoTime();
-        try {
-            switch (event.command()) {
-                case CapturedEvent.QUERY -> drain(text, text.execute(event.sql()));
-                case CapturedEvent.PREPARE -> prepare(event);
-                case CapturedEvent.EXECUTE -> {
-                    PreparedStatement statement = prepared.get(event.statementId());
-                    ReplayParams.bind(statement, event.params());
-                    drain(statement, statement.execute());
-                }
-                case CapturedEvent.CLOSE -> prepared.remove(event.statementId()).close();
-                // USE rather than setCatalog: Connector/J skips a schema it believes is current already.
-                case CapturedEvent.INIT_DB -> text.execute("USE `" + event.sql().replace("`", "``") + "`");
-                case CapturedEvent.PING -> {
-                    if (!connection.isValid(60)) {
-                        throw new SQLException("ping: the server did not answer", "08S01");
-                    }
-                }
-                default -> throw new IllegalStateException("unplayable() let " + event.command() + " through");
-            }
-        } catch (SQLException e) {
-            errors.add(Connector.errorKey(e), Connector.firstLine(e.getMessage()));
-            tally.replayed(key(event), event.command(), (System.nanoTime() - begin) / 1000);
-            return !connectionLost(e);
+        StatementPlayer.Played played = player.play(event);
+        if (played.result().errorKey != null) {
+            errors.add(played.result().errorKey, played.result().error);
         }
-        tally.replayed(key(event), event.command(), (System.nanoTime() - begin) / 1000);
-        return true;
-    }
-
-    private void prepare(CapturedEvent event) throws SQLException {
-        PreparedStatement old = prepared.remove(event.statementId());
-        if (old != null) {
-            old.close();
-        }
-        try {
-            prepared.put(event.statementId(), connection.prepareStatement(event.sql()));
-            unprepared.remove(event.statementId());
-        } catch (SQLException e) {
-            unprepared.put(event.statementId(), "its prepare failed");
-            throw e;
-        }
-    }
-
-    /** Why a statement cannot be played, or null when it can. */
-    private String unplayable(CapturedEvent event) {
-        return switch (event.command()) {
-            case CapturedEvent.QUERY, CapturedEvent.PREPARE -> event.sql() == null
-                    ? "no SQL text (captured with sql: digest or none)" : event.truncated() ? "cut short at capture" : null;
-            case CapturedEvent.EXECUTE, CapturedEvent.CLOSE -> {
-                if (event.statementId() < 0) {
-                    yield "the capture does not say which prepared statement";
-                }
-                if (!prepared.containsKey(event.statementId())) {
-                    yield unprepared.getOrDefault(event.statementId(), "prepared before the capture started");
-                }
-                if (event.command().equals(CapturedEvent.EXECUTE) && event.params() == null) {
-                    yield event.paramsProblem() == null ? "no parameter values" : event.paramsProblem();
-                }
-                yield null;
-            }
-            case CapturedEvent.INIT_DB -> event.sql() == null ? "no schema" : null;
-            case CapturedEvent.PING -> null;
-            case "Change user" -> "needs the session's password, which is never captured";
-            default -> "not replayed";
-        };
-    }
-
-    private static void drain(Statement statement, boolean isResult) throws SQLException {
-        while (true) {
-            if (isResult) {
-                try (ResultSet rows = statement.getResultSet()) {
-                    while (rows.next()) {
-                        // Every row is read, as the captured client read them.
-                    }
-                }
-            } else if (statement.getUpdateCount() == -1) {
-                return;
-            }
-            isResult = statement.getMoreResults();
-        }
-    }
-
-    private boolean connectionLost(SQLException e) {
-        try {
-            return (e.getSQLState() != null && e.getSQLState().startsWith("08")) || connection.isClosed();
-        } catch (SQLException closed) {
-            return true;
-        }
-    }
-
-    private void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // The server already dropped it: nothing left to release.
-        }
+        tally.replayed(key(event), event.command(), played.micros());
+        return !played.lost();
     }
 
     private static void waitUntil(long deadline) {

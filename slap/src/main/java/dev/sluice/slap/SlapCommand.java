@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
                 "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
         footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
                 "--rate, --json, --report-html, --sweep, --fail-fast, --query-timeout; errors are counted per code and reported on stderr.",
-                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back.",
+                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] [--user-map=FILE] plays a capture of sluice proxy back;",
+                "with --compare=HOST:PORT on two servers at once, comparing their answers (their data changes: use copies).",
                 "", "Default options are read from the following files in the given order:",
                 "/etc/my.cnf /etc/mysql/my.cnf $MARIADB_HOME/my.cnf ~/.my.cnf",
                 "The following groups are read: mysqlslap mariadb-slap client client-server client-mariadb"})
@@ -200,6 +201,12 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--speed", paramLabel = "1.0|N|max", description = "With --replay: divide the captured pauses by this (max: no pauses).")
     private String speed;
 
+    @Option(names = "--compare", paramLabel = "HOST:PORT", description = "With --replay: play every statement on this second server too (same user, password and TLS options), one at a time in the capture's order, and report per digest where the answers differ (rows, column types, affected rows, warnings, errors) and both sides' p50/p99. The capture's writes go to both servers: run it on throw-away copies. Exit status 1 when any answer differs.")
+    private String compare;
+
+    @Option(names = "--user-map", paramLabel = "FILE", description = "With --replay: lines of CAPTURED_USER USER[:PASSWORD] ('*' for any other user): each captured session logs in as its mapped account; without it, as -u.")
+    private String userMap;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -221,8 +228,12 @@ public final class SlapCommand implements Callable<Integer> {
             return failed(e, out, err);
         }
         try {
-            if (replay != null || speed != null) {
-                Replay.run(replayOptions(), out, err);
+            if (replay != null || speed != null || compare != null || userMap != null) {
+                ReplayOptions options = replayOptions();
+                if (options.compare() != null) {
+                    return Compare.run(options, out, err).exitStatus();
+                }
+                Replay.run(options, out, err);
                 return 0;
             }
             return exitStatus(Slap.run(options(), out, err), err);
@@ -326,7 +337,8 @@ public final class SlapCommand implements Callable<Integer> {
     /** --replay's options: the connection options, --speed, and --concurrency as preserve or a count. */
     ReplayOptions replayOptions() {
         if (replay == null) {
-            throw new SlapException("--speed applies to --replay only", 1);
+            throw new SlapException((speed != null ? "--speed" : compare != null ? "--compare" : "--user-map")
+                    + " applies to --replay only", 1);
         }
         if (autoGenerateSql || query != null || create != null || iterations != null || numberOfQueries != null
                 || time != null || rate != null || sweep != null) {
@@ -338,9 +350,32 @@ public final class SlapCommand implements Callable<Integer> {
         boolean concurrencyGiven = spec.commandLine().getParseResult() != null
                 && spec.commandLine().getParseResult().hasMatchedOption("--concurrency")
                 || fromFiles.stream().anyMatch(a -> a.name().equals("concurrency"));
+        ConnectionOptions first = b.build().connection();
+        ConnectionOptions second = compare == null ? null : compareTarget(first, compare);
         return new ReplayOptions(Path.of(replay), ReplayOptions.parseSpeed(speed == null ? "1.0" : speed),
                 concurrencyGiven ? ReplayOptions.parseConcurrency(concurrency) : ReplayOptions.PRESERVE,
-                b.build().connection(), ClientThreads.parse(clientThreads));
+                first, ClientThreads.parse(clientThreads), userMap == null ? UserMap.NONE : UserMap.read(Path.of(userMap)),
+                second, path(json), path(reportHtml));
+    }
+
+    /** The first server's connection options at {@code HOST:PORT} ({@code [v6]:PORT}; 3306 when no port is given). */
+    static ConnectionOptions compareTarget(ConnectionOptions first, String address) {
+        String host = address.strip();
+        int port = 3306;
+        int colon = host.lastIndexOf(':');
+        boolean bracketed = host.startsWith("[");
+        if (colon > 0 && (!bracketed || host.lastIndexOf(']') < colon) && (bracketed || host.indexOf(':') == colon)) {
+            port = (int) MysqlNumber.parse(host.substring(colon + 1), "compare", 1, 65535);
+            host = host.substring(0, colon);
+        }
+        if (bracketed && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (host.isEmpty()) {
+            throw new SlapException("--compare: '" + address + "' (expected: HOST:PORT of the second server)", 1);
+        }
+        return new ConnectionOptions(host, port, first.user(), first.password(), null, null, first.compress(),
+                first.ssl(), first.initCommand(), first.characterSet(), first.queryTimeoutSeconds());
     }
 
     private static long number(String value, String option) {

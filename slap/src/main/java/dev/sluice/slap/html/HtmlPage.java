@@ -22,7 +22,7 @@ public final class HtmlPage {
             th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; vertical-align: top; }
             th { background: #f3f3f3; }
             td.text { text-align: left; font-family: ui-monospace, monospace; font-size: 12px; max-width: 420px;
-                      overflow-wrap: anywhere; }
+                      overflow-wrap: anywhere; white-space: pre-wrap; }
             tr.bad td { background: #fbe9e1; }
             svg.chart { width: 100%; height: auto; display: block; margin: 4px 0 12px; }
             svg .plot { fill: #fcfcfc; stroke: #ccc; }
