@@ -80,7 +80,7 @@ final class CompareHtml {
         page.table(List.of("command", "digest", "count", "differ", "p50 A ms", "p50 B ms", "p99 A ms", "p99 B ms",
                 "p99 B/A", "statement"), rows, List.of(9), flagged);
         counts(page, "Not replayed", "statements", r.notReplayed());
-        counts(page, "Sessions not opened as captured", "sessions", r.sessionNotes());
+        counts(page, "Sessions not replayed as captured", "sessions", r.sessionNotes());
         return page;
     }
 

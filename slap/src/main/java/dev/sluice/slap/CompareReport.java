@@ -60,7 +60,7 @@ final class CompareReport {
                     ms(d.p99A()), ms(d.p99B()), ratio(d.p99Ratio()), shorten(d.text(), 80));
         }
         list(out, "not replayed (statements, why):", r.notReplayed());
-        list(out, "sessions not opened as captured (sessions, why):", r.sessionNotes());
+        list(out, "sessions not replayed as captured (sessions, why):", r.sessionNotes());
         list(out, "errors answered by A (code, count):", r.errorsA());
         list(out, "errors answered by B (code, count):", r.errorsB());
     }

@@ -68,12 +68,14 @@ public final class Replay {
         Thread reader = Thread.ofPlatform().name("replay-reader").daemon(true).start(feed);
         ErrorTally errors = new ErrorTally();
         ReplayNotes notes = new ReplayNotes();
+        // The capture's order across sessions is kept only when each session has a client.
+        ReplayProgress progress = options.concurrency() == ReplayOptions.PRESERVE ? new ReplayProgress() : null;
         List<ReplaySession> runs = new ArrayList<>();
         for (ReplayPlan.Session session : sessions) {
             long offsetNanos = options.speed() == ReplayOptions.MAX_SPEED ? 0
                     : (long) ((session.firstMicros - captureStart) * 1000 / options.speed());
             runs.add(new ReplaySession(session, feed, connector, options.speed(), replayStart + offsetNanos, errors,
-                    notes));
+                    notes, progress));
         }
         int clients = options.concurrency() == ReplayOptions.PRESERVE ? runs.size()
                 : Math.min(options.concurrency(), runs.size());

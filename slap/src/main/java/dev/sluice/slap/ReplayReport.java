@@ -73,7 +73,7 @@ final class ReplayReport {
             return;
         }
         out.println();
-        out.println("sessions not opened as captured (sessions, why):");
+        out.println("sessions not replayed as captured (sessions, why):");
         new java.util.TreeMap<>(notes).forEach((note, n) -> out.printf(Locale.ROOT, "  %8d  %s%n", n, note));
     }
 

@@ -6,12 +6,22 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One captured session played on its own connection: statements in their captured order (as the
  * feed hands them over), each when its captured offset from the session's first statement
- * (divided by the speed) has passed. The connection opens when the first statement is due, as the
- * session was opened ({@link ReplayConnector#open(ReplayPlan.Session, ReplayNotes)}), and closes
- * after the last. Errors are counted and the session goes on, as the original did. Every
- * statement of the session is taken from the feed, played or not.
+ * (divided by the speed) has passed. The connection opens as the session was opened
+ * ({@link ReplayConnector#open(ReplayPlan.Session, ReplayNotes)}) a little before the first
+ * statement is due (the capture starts at the first statement, after the login), and closes after
+ * the last. Before each statement (before connecting, for the first) the session waits until as
+ * many statements have been replayed as had ended in the capture when that statement began, so
+ * that at any speed it finds done what it found done (the schema it logs into, the table it fills,
+ * the rows it reads) and does not run ahead of what ran before it (a DROP at the end of a setup
+ * session). Only when every session has a client (--concurrency preserve): with N clients a session
+ * would wait for one that waits for a client behind it, so sessions then run each as a whole, in
+ * the order they began. Errors are counted and the session goes on, as
+ * the original did. Every statement of the session is taken from the feed, played or not.
  */
 final class ReplaySession implements Runnable {
+
+    /** How long before its first statement a session connects. */
+    static final long CONNECT_AHEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
 
     private final ReplayPlan.Session plan;
     private final ReplayFeed feed;
@@ -20,11 +30,15 @@ final class ReplaySession implements Runnable {
     private final long dueNanos;
     private final ErrorTally errors;
     private final ReplayNotes notes;
+    private final ReplayProgress progress;
     private final ReplayTally tally = new ReplayTally();
 
-    /** @param dueNanos when (System.nanoTime) the first statement is due at the earliest */
+    /**
+     * @param dueNanos when (System.nanoTime) the first statement is due at the earliest
+     * @param progress the statements taken so far, to keep the capture's order; null not to
+     */
     ReplaySession(ReplayPlan.Session plan, ReplayFeed feed, ReplayConnector connector, double speed, long dueNanos,
-                  ErrorTally errors, ReplayNotes notes) {
+                  ErrorTally errors, ReplayNotes notes, ReplayProgress progress) {
         this.plan = plan;
         this.feed = feed;
         this.connector = connector;
@@ -32,6 +46,7 @@ final class ReplaySession implements Runnable {
         this.dueNanos = dueNanos;
         this.errors = errors;
         this.notes = notes;
+        this.progress = progress;
     }
 
     ReplayTally tally() {
@@ -45,25 +60,41 @@ final class ReplaySession implements Runnable {
     @Override
     public void run() {
         ReplayFeed.Inbox inbox = feed.inbox(plan.id);
-        waitUntil(dueNanos);
-        inbox.start();
+        // Later than due when all clients were busy (--concurrency N): the pauses count from then.
         long start = Math.max(System.nanoTime(), dueNanos);
+        waitUntil(start - CONNECT_AHEAD_NANOS);
         try {
+            ReplayFeed.Fed first = feed.next(inbox);
+            if (first == null) {
+                skipUnread(plan.statements);
+                return;
+            }
+            // Before connecting: the login itself may need what others did first (the schema).
+            follow(first.endedBefore());
             StatementPlayer player;
             try {
                 player = new StatementPlayer(connector.open(plan, notes), false);
             } catch (SQLException e) {
+                inbox.start();
                 errors.add(Connector.errorKey(e), "connect: " + Connector.firstLine(e.getMessage()));
-                skip(inbox, 0, "the session could not connect");
+                tally.notReplayed("the session could not connect");
+                took();
+                skip(inbox, 1, "the session could not connect");
                 return;
             }
+            inbox.start();
             try (player) {
+                ReplayFeed.Fed fed = first;
                 for (long i = 0; i < plan.statements; i++) {
-                    CapturedEvent event = feed.next(inbox);
-                    if (event == null) {
-                        skipUnread(plan.statements - i);
-                        return;
+                    if (i > 0) {
+                        fed = feed.next(inbox);
+                        if (fed == null) {
+                            skipUnread(plan.statements - i);
+                            return;
+                        }
+                        follow(fed.endedBefore());
                     }
+                    CapturedEvent event = fed.event();
                     if (speed > 0) {
                         waitUntil(start + (long) ((event.timeMicros() - plan.firstMicros) * 1000 / speed));
                     }
@@ -78,6 +109,15 @@ final class ReplaySession implements Runnable {
         }
     }
 
+    /** Waits until what had ended in the capture before the next statement began is replayed too. */
+    private void follow(long endedBefore) throws InterruptedException {
+        if (progress != null && !progress.awaitTaken(endedBefore)) {
+            notes.add("went on after " + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(ReplayProgress.STALL_NANOS)
+                    + " s without progress while waiting for statements that had ended before its next one in the"
+                    + " capture");
+        }
+    }
+
     /** Takes the session's statements from {@code done} on without playing them. */
     private void skip(ReplayFeed.Inbox inbox, long done, String reason) throws InterruptedException {
         for (long i = done; i < plan.statements; i++) {
@@ -86,17 +126,33 @@ final class ReplaySession implements Runnable {
                 return;
             }
             tally.notReplayed(reason);
+            took();
         }
     }
 
     private void skipUnread(long left) {
         for (long i = 0; i < left; i++) {
             tally.notReplayed("not read: " + feed.failure());
+            took();
+        }
+    }
+
+    private void took() {
+        if (progress != null) {
+            progress.took();
         }
     }
 
     /** Plays one statement; false when the connection is gone. */
     private boolean play(StatementPlayer player, CapturedEvent event) {
+        try {
+            return playCounted(player, event);
+        } finally {
+            took();
+        }
+    }
+
+    private boolean playCounted(StatementPlayer player, CapturedEvent event) {
         String reason = player.unplayable(event);
         if (reason != null) {
             tally.notReplayed(event.command() + ": " + reason);

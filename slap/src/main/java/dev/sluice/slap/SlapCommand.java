@@ -351,31 +351,11 @@ public final class SlapCommand implements Callable<Integer> {
                 && spec.commandLine().getParseResult().hasMatchedOption("--concurrency")
                 || fromFiles.stream().anyMatch(a -> a.name().equals("concurrency"));
         ConnectionOptions first = b.build().connection();
-        ConnectionOptions second = compare == null ? null : compareTarget(first, compare);
+        ConnectionOptions second = compare == null ? null : first.at(compare, "compare");
         return new ReplayOptions(Path.of(replay), ReplayOptions.parseSpeed(speed == null ? "1.0" : speed),
                 concurrencyGiven ? ReplayOptions.parseConcurrency(concurrency) : ReplayOptions.PRESERVE,
                 first, ClientThreads.parse(clientThreads), userMap == null ? UserMap.NONE : UserMap.read(Path.of(userMap)),
                 second, path(json), path(reportHtml));
-    }
-
-    /** The first server's connection options at {@code HOST:PORT} ({@code [v6]:PORT}; 3306 when no port is given). */
-    static ConnectionOptions compareTarget(ConnectionOptions first, String address) {
-        String host = address.strip();
-        int port = 3306;
-        int colon = host.lastIndexOf(':');
-        boolean bracketed = host.startsWith("[");
-        if (colon > 0 && (!bracketed || host.lastIndexOf(']') < colon) && (bracketed || host.indexOf(':') == colon)) {
-            port = (int) MysqlNumber.parse(host.substring(colon + 1), "compare", 1, 65535);
-            host = host.substring(0, colon);
-        }
-        if (bracketed && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        if (host.isEmpty()) {
-            throw new SlapException("--compare: '" + address + "' (expected: HOST:PORT of the second server)", 1);
-        }
-        return new ConnectionOptions(host, port, first.user(), first.password(), null, null, first.compress(),
-                first.ssl(), first.initCommand(), first.characterSet(), first.queryTimeoutSeconds());
     }
 
     private static long number(String value, String option) {

@@ -56,7 +56,7 @@ class CompareReportsTest {
                         + "      A error 1406 (Data too long for column 'v' at row 1); B OK, 1 affected\n")
                 .containsPattern("Query +00000000000000B2 +3 +0 +0\\.200 +0\\.800 +0\\.200 +0\\.800 +4\\.00  SELECT v")
                 .contains("not replayed (statements, why):\n         2  Change user: needs the session's password")
-                .contains("sessions not opened as captured (sessions, why):\n         1  ran as app");
+                .contains("sessions not replayed as captured (sessions, why):\n         1  ran as app");
         assertThat(result().exitStatus()).isEqualTo(1);
     }
 

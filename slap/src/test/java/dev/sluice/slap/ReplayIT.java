@@ -142,10 +142,41 @@ class ReplayIT {
             assertThat(rows.getString(1)).isEqualTo(TestUsers.APP_USER + "@%");
             assertThat(rows.getString(2)).isEqualTo("SYSTEM");
         }
-        assertThat(run.out()).contains("sessions not opened as captured (sessions, why):\n"
+        assertThat(run.out()).contains("sessions not replayed as captured (sessions, why):\n"
                 + "         1  opened with the servers' defaults: the capture does not say how the session was opened"
                 + " (captured before session_state)\n"
                 + "         1  ran as app, not as the captured user (not in --user-map)\n");
+    }
+
+    /**
+     * At --speed=max a session's statements keep their place among the other sessions': the
+     * count sees the other session's rows, and the setup session's DROP at its end does not
+     * overtake them.
+     */
+    @Test
+    void atMaxSpeedStatementsWaitForWhatEndedBeforeThemInTheCapture(MariaDbServer server) throws Exception {
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + TestUsers.TEST_SCHEMA + ".replay_order, " + TestUsers.TEST_SCHEMA
+                    + ".replay_counted");
+            s.execute("CREATE TABLE " + TestUsers.TEST_SCHEMA + ".replay_counted (n INT)");
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(line(0, 1, "Query", "CREATE TABLE replay_order (id INT)", "", 0));
+        for (int i = 1; i <= 20; i++) {
+            lines.add(line(10 + i, 2, "Query", "INSERT INTO replay_order VALUES (" + i + ")", "", 0));
+        }
+        lines.add(line(100, 1, "Query", "INSERT INTO replay_counted SELECT COUNT(*) FROM replay_order", "", 0));
+        lines.add(line(110, 1, "Query", "DROP TABLE replay_order", "", 0));
+
+        SlapCommandTest.Run run = slap(server, "--replay", capture(lines).toString(), "--speed=max");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("23 replayed, 0 not replayed; 0 errors");
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT n FROM " + TestUsers.TEST_SCHEMA + ".replay_counted")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(20);
+        }
     }
 
     @Test
