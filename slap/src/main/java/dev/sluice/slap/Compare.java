@@ -108,6 +108,10 @@ public final class Compare {
 
     private void step(CapturedEvent event) {
         long session = event.session();
+        if (!sessions.containsKey(session)) {
+            tally.notReplayed("not read: " + options.file() + " changed since it was read: session " + session + " is new");
+            return;
+        }
         try {
             if (skipped.containsKey(session)) {
                 tally.notReplayed(skipped.get(session));

@@ -180,7 +180,7 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "N", description = "Open loop: N queries per second across all clients; latency counts from the intended start.")
     private String rate;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure of every run to FILE as JSON.")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure of every run to FILE as JSON (with --replay --compare: the comparison per digest).")
     private String json;
 
     @Option(names = "--report-html", paramLabel = "FILE", description = "Write a self-contained HTML page with charts of the run to FILE: throughput and p50/p99 latency per report interval (--report-interval, else every second); for --sweep, throughput and latency against clients with the knee marked. With --replay --compare: the comparison per digest.")
