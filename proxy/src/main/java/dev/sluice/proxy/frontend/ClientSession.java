@@ -138,6 +138,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     }
 
     @Override
+    public int loginCollation() {
+        return login == null ? -1 : login.charset();
+    }
+
+    @Override
     public EventLoop eventLoop() {
         return client.eventLoop();
     }

@@ -65,6 +65,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private final PendingCommands queue = new PendingCommands();
     private final Binding binding = new Binding(reason -> runtime().observer().onPinned(this, reason.label()));
     private final SessionVariables desired;
+    /** What the login left the session's variables at (the first connection's), once known. */
+    private SessionVariables loginValues;
     /**
      * The SQL of the COM_QUERY or COM_STMT_PREPARE being routed or sent, read with the charset and
      * sql_mode {@link #desired} has (the login's charset until the first connection reports one).
@@ -173,6 +175,22 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     @Override
     public String backendName() {
         return binding.connection() == null ? null : binding.connection().backend().name();
+    }
+
+    @Override
+    public int loginCollation() {
+        return login.charset();
+    }
+
+    @Override
+    public java.util.Map<String, String> changedVariables() {
+        java.util.Map<String, String> changed = new java.util.TreeMap<>();
+        desired.variables().forEach((name, value) -> {
+            if (loginValues == null || !value.equals(loginValues.variable(name))) {
+                changed.put(name, value);
+            }
+        });
+        return changed;
     }
 
     @Override
@@ -566,7 +584,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         connection.stripSessionState(!Capabilities.has(clientCapabilities, Capabilities.CLIENT_SESSION_TRACK));
         if (!stateInitialised) {
             // The first connection tells what the login left the session at.
-            desired.adoptLoginValues(connection.loginValues());
+            loginValues = connection.loginValues();
+            desired.adoptLoginValues(loginValues);
             stateInitialised = true;
         }
         if (command.code() == Commands.COM_RESET_CONNECTION) {
@@ -913,7 +932,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         BackendConnection bound = binding.connection();
         desired.reset(desired.schema());
         if (stateInitialised && bound != null) {
-            desired.adoptLoginValues(bound.loginValues());
+            loginValues = bound.loginValues();
+            desired.adoptLoginValues(loginValues);
         }
         if (bound != null) {
             route(new Command(Commands.COM_RESET_CONNECTION, frame, RoutedStatement.PRIMARY, null));

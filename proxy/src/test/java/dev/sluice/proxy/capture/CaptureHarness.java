@@ -54,6 +54,11 @@ final class CaptureHarness {
         return observer().onCommand(session, frame.getUnsignedByte(Packet.HEADER_SIZE), frame, session.sql(frame));
     }
 
+    /** The session logs in while capture runs. */
+    void start(TestSession session) {
+        observer().onSessionStart(session);
+    }
+
     void noResponse(TestSession session, ByteBuf frame) {
         observer().onNoResponseCommand(session, frame.getUnsignedByte(Packet.HEADER_SIZE), frame);
     }
