@@ -9,8 +9,6 @@ import dev.sluice.config.HostPort;
 import dev.sluice.config.QuickStart;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyServer;
-import dev.sluice.testkit.MariaDbCluster;
-import dev.sluice.testkit.MariaDbServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +56,7 @@ public final class ProxyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         SluiceConfig config;
-        MariaDbCluster embedded = null;
+        EmbeddedBackends embedded = null;
         try {
             if (configFile != null) {
                 if (!backends.isEmpty() || !users.isEmpty()) {
@@ -73,10 +71,16 @@ public final class ProxyCommand implements Callable<Integer> {
                     err.println("sluice proxy: --user needs at least one --backend (or no options for embedded backends)");
                     return 2;
                 }
+                var missing = DemoPart.missing();
+                if (missing.isPresent()) {
+                    err.println("sluice proxy: no --config or --backend, and " + missing.get()
+                            + "; give the proxy its backends with --backend HOST:PORT or --config FILE");
+                    return 2;
+                }
                 out.println("No --config or --backend: starting embedded MariaDB backends (a primary and two replicas)...");
                 out.flush();
                 embedded = EmbeddedBackends.start(4000);
-                config = EmbeddedBackends.config(embedded).withAdmin(AdminConfig.defaults())
+                config = embedded.config().withAdmin(AdminConfig.defaults())
                         .withHealth(HealthConfig.defaults());
             }
             if (listen != null) {
@@ -100,21 +104,19 @@ public final class ProxyCommand implements Callable<Integer> {
         }
         printBanner(out, config, proxy, embedded);
         CountDownLatch stopped = new CountDownLatch(1);
-        MariaDbCluster cluster = embedded;
+        EmbeddedBackends started = embedded;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             proxy.close();
-            closeQuietly(cluster);
+            closeQuietly(started);
             stopped.countDown();
         }, "sluice-shutdown"));
         stopped.await();
         return 0;
     }
 
-    private static void printBanner(PrintWriter out, SluiceConfig config, ProxyServer proxy, MariaDbCluster embedded) {
+    private static void printBanner(PrintWriter out, SluiceConfig config, ProxyServer proxy, EmbeddedBackends embedded) {
         if (embedded != null) {
-            for (MariaDbServer server : embedded.servers()) {
-                out.println("backend " + EmbeddedBackends.describe(server));
-            }
+            embedded.describe().forEach(line -> out.println("backend " + line));
         } else {
             config.backends().forEach(b -> out.println(String.format("backend %-9s %-8s %s", b.name(),
                     b.role().configName(), b.address())));
@@ -141,8 +143,10 @@ public final class ProxyCommand implements Callable<Integer> {
                     + " -u" + config.admin().user() + " -p"
                     + (config.admin().weakPassword() ? "   (the default password: set admin.password)" : "")
                     + "   (SHOW BACKENDS; SELECT * FROM digests ORDER BY sum_time_ms DESC LIMIT 10)");
-            out.println("Metrics: http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort()
-                    + "/metrics   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");
+            String http = "http://" + admin.httpAddress().getHostString() + ":" + admin.httpAddress().getPort();
+            out.println("Dashboard: " + http + "/" + (config.admin().httpToken().isEmpty() ? "" : "#token=<admin.http_token>"));
+            out.println("Metrics: " + http + "/metrics"
+                    + "   (JSON: /api/backends, /api/digests, /api/sessions; health: /health; sluice stats --watch)");
         }
         if (config.capture().enabled()) {
             out.println("Capture: " + proxy.runtime().capture().status().describe());
@@ -151,9 +155,9 @@ public final class ProxyCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void closeQuietly(MariaDbCluster cluster) {
-        if (cluster != null) {
-            cluster.close();
+    private static void closeQuietly(EmbeddedBackends backends) {
+        if (backends != null) {
+            backends.close();
         }
     }
 }

@@ -10,7 +10,7 @@ final class OperationsReader {
     static final List<String> ADMIN_KEYS = List.of("enabled", "http", "sql", "user", "password", "http_token");
     static final List<String> HEALTH_KEYS = List.of("enabled", "interval", "timeout", "fail_after", "recover_after",
             "max_replication_lag", "user", "password");
-    static final List<String> STATS_KEYS = List.of("digests", "max_digests");
+    static final List<String> STATS_KEYS = List.of("digests", "max_digests", "metrics_digests");
 
     private static final String BOOLEAN = "true or false";
     private static final String HOST_PORT = "host:port";
@@ -60,7 +60,9 @@ final class OperationsReader {
         boolean digests = stats.scalar("digests", BOOLEAN).flatMap(YamlScalar::bool).orElse(defaults.digests());
         int maxDigests = stats.scalar("max_digests", Scalars.integerExpected(1, StatsConfig.MAX_DIGESTS))
                 .flatMap(v -> v.integer(1, StatsConfig.MAX_DIGESTS)).orElse(defaults.maxDigests());
-        return stats.build(before, () -> new StatsConfig(digests, maxDigests), defaults);
+        int metricsDigests = stats.scalar("metrics_digests", Scalars.integerExpected(0, StatsConfig.MAX_METRICS_DIGESTS))
+                .flatMap(v -> v.integer(0, StatsConfig.MAX_METRICS_DIGESTS)).orElse(defaults.metricsDigests());
+        return stats.build(before, () -> new StatsConfig(digests, maxDigests, metricsDigests), defaults);
     }
 
     private static int threshold(YamlMapping section, String key, int fallback) {

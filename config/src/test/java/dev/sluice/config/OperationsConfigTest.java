@@ -46,6 +46,7 @@ class OperationsConfigTest {
                 stats:
                   digests: false
                   max_digests: 10
+                  metrics_digests: 0
                 """);
 
         assertThat(config.admin()).isEqualTo(new AdminConfig(false, new HostPort("127.0.0.1", 0),
@@ -53,7 +54,7 @@ class OperationsConfigTest {
         assertThat(config.health()).isEqualTo(new HealthConfig(true, Duration.ofMillis(250), Duration.ofSeconds(2), 1, 5,
                 Duration.ofSeconds(10), Optional.of("monitor"), Optional.of("m0n")));
         assertThat(config.health().limitsLag()).isTrue();
-        assertThat(config.stats()).isEqualTo(new StatsConfig(false, 10));
+        assertThat(config.stats()).isEqualTo(new StatsConfig(false, 10, 0));
     }
 
     @Test
@@ -83,6 +84,7 @@ class OperationsConfigTest {
                   max_replication_lag: soon
                 stats:
                   max_digests: -1
+                  metrics_digests: 1001
                 """)).containsExactly(
                 "sluice.yaml:3:9: admin.http: \"localhost\" has no port (expected: host:port, e.g. 127.0.0.1:3306 or [::1]:3306)",
                 "sluice.yaml:4:9: admin.user: empty name (expected: a non-empty name)",
@@ -91,7 +93,8 @@ class OperationsConfigTest {
                 "sluice.yaml:8:15: health.fail_after: 0 is out of range (expected: an integer from 1 to 1000)",
                 "sluice.yaml:9:24: health.max_replication_lag: \"soon\" is not a duration (expected: "
                         + Durations.EXPECTED + ")",
-                "sluice.yaml:11:16: stats.max_digests: -1 is out of range (expected: an integer from 1 to 1000000)");
+                "sluice.yaml:11:16: stats.max_digests: -1 is out of range (expected: an integer from 1 to 1000000)",
+                "sluice.yaml:12:20: stats.metrics_digests: 1001 is out of range (expected: an integer from 0 to 1000)");
     }
 
     @Test
@@ -109,6 +112,7 @@ class OperationsConfigTest {
     @Test
     void recordsRefuseWhatTheLoaderRefuses() {
         assertThatThrownBy(() -> new StatsConfig(true, 0)).hasMessageContaining("max_digests: 0 is out of range");
+        assertThatThrownBy(() -> new StatsConfig(true, 10, -1)).hasMessageContaining("metrics_digests: -1 is out of range");
         assertThatThrownBy(() -> new HealthConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), 3, 0, Duration.ZERO,
                 Optional.empty(), Optional.empty())).hasMessageContaining("recover_after: 0");
         assertThat(AdminConfig.defaults().toString()).doesNotContain("password=admin").contains("(hidden)");

@@ -30,6 +30,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
@@ -48,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class ProxyServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
+    /** How long shutdown waits for the backend connections to finish closing before it forces them. */
+    private static final Duration BACKEND_CLOSE_WAIT = Duration.ofSeconds(2);
 
     private final SluiceConfig config;
     private final EventLoopGroup group;
@@ -236,6 +239,21 @@ public final class ProxyServer implements AutoCloseable {
         }
         runtime.clients().close().awaitUninterruptibly();
         runtime.close();
+        awaitBackendsClosed();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    /**
+     * Backend connections end asynchronously (COM_QUIT written, then closed), so the event loops
+     * must outlive every close: an io_uring loop torn down first finishes the pending closes in its
+     * own teardown, when it can no longer take the channels' last tasks (a
+     * RejectedExecutionException and its stack per connection).
+     */
+    private void awaitBackendsClosed() {
+        ChannelGroup open = runtime.connector().channels();
+        if (!open.newCloseFuture().awaitUninterruptibly(BACKEND_CLOSE_WAIT.toMillis())) {
+            log.warn("closing {} backend connections that did not end within {}", open.size(), BACKEND_CLOSE_WAIT);
+            open.close().awaitUninterruptibly(BACKEND_CLOSE_WAIT.toMillis());
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
  * @param digest       16 hex digits, or null for commands without a statement
  * @param digestText   the normalized statement, or null
  * @param params       an execute's values as captured, or null (see {@code paramsProblem})
+ * @param sessionState on a session's first line (captures since session_state): how to open it again; else null
  */
 public record CapturedEvent(
         long timeMicros,
@@ -36,7 +37,8 @@ public record CapturedEvent(
         long rowsAffected,
         int error,
         long bytesIn,
-        boolean truncated) {
+        boolean truncated,
+        CapturedSessionState sessionState) {
 
     public static final String QUERY = "Query";
     public static final String PREPARE = "Prepare";
@@ -70,7 +72,8 @@ public record CapturedEvent(
                 line.containsKey("statement_id") ? number(line, "statement_id") : -1, text(line, "sql"),
                 text(line, "digest"), text(line, "digest_text"), (List<Object>) params, text(line, "params_problem"),
                 number(line, "duration_us"), number(line, "rows_sent"), number(line, "rows_affected"),
-                (int) number(line, "error"), number(line, "bytes_in"), Boolean.TRUE.equals(line.get("truncated")));
+                (int) number(line, "error"), number(line, "bytes_in"), Boolean.TRUE.equals(line.get("truncated")),
+                CapturedSessionState.of(line.get("session_state")));
     }
 
     /** The key a report groups this statement under: its digest, or its command when it has none. */

@@ -43,4 +43,27 @@ public record ConnectionOptions(String host, int port, String user, String passw
     public String address() {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }
+
+    /**
+     * The same options for another server, at {@code HOST:PORT} ({@code [v6]:PORT}; 3306 when no
+     * port is given); {@code option} names the option it came from in errors.
+     */
+    public ConnectionOptions at(String address, String option) {
+        String where = address.strip();
+        if (where.isEmpty() || where.startsWith(":")) {
+            throw new SlapException("--" + option + ": '" + address + "' (expected: HOST:PORT of the second server)", 1);
+        }
+        int at = 3306;
+        int colon = where.lastIndexOf(':');
+        boolean bracketed = where.startsWith("[");
+        if (colon > 0 && (!bracketed || where.lastIndexOf(']') < colon) && (bracketed || where.indexOf(':') == colon)) {
+            at = (int) MysqlNumber.parse(where.substring(colon + 1), option, 1, 65535);
+            where = where.substring(0, colon);
+        }
+        if (bracketed && where.endsWith("]")) {
+            where = where.substring(1, where.length() - 1);
+        }
+        return new ConnectionOptions(where, at, user, password, null, null, compress, ssl, initCommand, characterSet,
+                queryTimeoutSeconds);
+    }
 }

@@ -3,14 +3,17 @@ package dev.sluice.slap;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Prints sysbench-style interval lines ({@code --report-interval}) on stdout, or a progress line
- * that rewrites itself on stderr when stderr is a terminal. Runs on its own platform thread so a
- * busy client pool cannot delay its ticks.
+ * that rewrites itself on stderr when stderr is a terminal, and keeps each interval's figures for
+ * {@code --report-html} (every second when no interval is given). Runs on its own platform thread
+ * so a busy client pool cannot delay its ticks.
  */
 final class IntervalReporter implements ClientPhase.Observer {
 
@@ -19,18 +22,31 @@ final class IntervalReporter implements ClientPhase.Observer {
     private final long intervalSeconds;
     private final boolean progress;
     private final boolean countCommits;
+    private final boolean record;
     private String label = "";
     private CountDownLatch stop;
     private Thread thread;
     private boolean progressShown;
+    /** Written by the ticking thread, read after it has been joined. */
+    private final List<IntervalPoint> points = new ArrayList<>();
+    private LiveCounters counters;
+    private long startNanos;
+    private Snapshot last;
+    private Histogram lastInterval;
+    private long lastStart;
 
-    /** {@code intervalSeconds} 0: no interval lines; {@code progress}: the terminal line instead. */
-    IntervalReporter(PrintWriter out, PrintWriter err, long intervalSeconds, boolean progress, boolean countCommits) {
+    /**
+     * {@code intervalSeconds} 0: no interval lines; {@code progress}: the terminal line instead;
+     * {@code record}: keep the intervals' figures ({@link #takePoints()}).
+     */
+    IntervalReporter(PrintWriter out, PrintWriter err, long intervalSeconds, boolean progress, boolean countCommits,
+                     boolean record) {
         this.out = out;
         this.err = err;
         this.intervalSeconds = intervalSeconds;
         this.progress = progress && intervalSeconds == 0;
         this.countCommits = countCommits;
+        this.record = record;
     }
 
     /** What the progress line says the phase is (clients, iteration). */
@@ -38,14 +54,26 @@ final class IntervalReporter implements ClientPhase.Observer {
         label = text;
     }
 
+    /** The intervals of the phase that ended last (none unless recording); the list starts empty again. */
+    List<IntervalPoint> takePoints() {
+        List<IntervalPoint> taken = List.copyOf(points);
+        points.clear();
+        return taken;
+    }
+
     @Override
     public void started(LiveCounters counters, long startNanos) {
-        if (intervalSeconds == 0 && !progress) {
+        if (intervalSeconds == 0 && !progress && !record) {
             return;
         }
+        this.counters = counters;
+        this.startNanos = startNanos;
+        points.clear();
+        last = new Snapshot(startNanos, 0, 0, 0, countCommits ? 0 : -1, 0, 0);
+        lastInterval = null;
         stop = new CountDownLatch(1);
         long tickNanos = TimeUnit.SECONDS.toNanos(intervalSeconds > 0 ? intervalSeconds : 1);
-        thread = Thread.ofPlatform().daemon().name("slap-report").start(() -> tick(counters, startNanos, tickNanos));
+        thread = Thread.ofPlatform().daemon().name("slap-report").start(() -> tick(tickNanos));
     }
 
     @Override
@@ -60,6 +88,9 @@ final class IntervalReporter implements ClientPhase.Observer {
             Thread.currentThread().interrupt();
         }
         thread = null;
+        if (record) {
+            recordRest();
+        }
         if (progressShown) {
             err.print("\r\033[K");
             err.flush();
@@ -67,8 +98,7 @@ final class IntervalReporter implements ClientPhase.Observer {
         }
     }
 
-    private void tick(LiveCounters counters, long startNanos, long tickNanos) {
-        Snapshot last = new Snapshot(startNanos, 0, 0, 0, countCommits ? 0 : -1, 0, 0);
+    private void tick(long tickNanos) {
         long next = startNanos + tickNanos;
         try {
             while (!stop.await(Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS)) {
@@ -79,12 +109,17 @@ final class IntervalReporter implements ClientPhase.Observer {
                     out.print(intervalLine((next - startNanos) / 1_000_000_000L, counters.running.get(), now, last,
                             seconds, interval) + "\n");
                     out.flush();
-                } else {
+                } else if (progress) {
                     err.print(String.format(Locale.ROOT, "\rslap: %s %ds, %d queries, %.0f q/s, %d errors\033[K",
                             label, (now.at - startNanos) / 1_000_000_000L, now.queries(),
                             (now.queries() - last.queries()) / seconds, now.errors));
                     err.flush();
                     progressShown = true;
+                }
+                if (record) {
+                    points.add(point(now, interval));
+                    lastInterval = interval;
+                    lastStart = last.at;
                 }
                 last = now;
                 next += tickNanos;
@@ -92,6 +127,39 @@ final class IntervalReporter implements ClientPhase.Observer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The time since the last tick, once the clients have ended. Shorter than half a tick, it joins
+     * the last interval rather than stand alone: a few queries in a few milliseconds would draw as
+     * a spike of throughput that never happened.
+     */
+    private void recordRest() {
+        Snapshot now = Snapshot.of(counters, countCommits ? counters.commits.sum() : -1);
+        Histogram rest = counters.drainInterval();
+        long tickNanos = TimeUnit.SECONDS.toNanos(intervalSeconds > 0 ? intervalSeconds : 1);
+        if (now.at - last.at < tickNanos / 2 && !points.isEmpty()) {
+            IntervalPoint previous = points.removeLast();
+            rest.add(lastInterval);
+            points.add(point(now, rest, lastStart, previous.queries(), previous.errors()));
+            return;
+        }
+        points.add(point(now, rest));
+    }
+
+    private IntervalPoint point(Snapshot now, Histogram interval) {
+        return point(now, interval, last.at, 0, 0);
+    }
+
+    /** From {@code fromNanos} to now; {@code queries} and {@code errors} of an earlier part are added. */
+    private IntervalPoint point(Snapshot now, Histogram interval, long fromNanos, long queries, long errors) {
+        return new IntervalPoint((now.at - startNanos) / 1e9, (now.at - fromNanos) / 1e9,
+                queries + now.queries() - last.queries(), errors + now.errors - last.errors,
+                percentile(interval, 50), percentile(interval, 95), percentile(interval, 99));
+    }
+
+    private static double percentile(Histogram h, double p) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(p) / 1000.0;
     }
 
     static String intervalLine(long elapsedSeconds, int threads, Snapshot now, Snapshot last, double seconds,

@@ -102,10 +102,26 @@ final class JsonReport {
             i.put("reconnects", phase.reconnects());
             i.put("errors", phase.errorCount());
             i.put("failed_connects", phase.failedConnectCount());
+            if (!phase.intervals().isEmpty()) {
+                i.put("intervals", phase.intervals().stream().map(JsonReport::interval).toList());
+            }
             iterations.add(i);
         }
         r.put("iterations", iterations);
         return r;
+    }
+
+    private static Map<String, Object> interval(IntervalPoint point) {
+        Map<String, Object> i = new LinkedHashMap<>();
+        i.put("end_seconds", decimal(point.endSeconds()));
+        i.put("seconds", decimal(point.seconds()));
+        i.put("queries", point.queries());
+        i.put("queries_per_second", decimal(point.queriesPerSecond()));
+        i.put("errors", point.errors());
+        i.put("p50_ms", decimal(point.p50Ms()));
+        i.put("p95_ms", decimal(point.p95Ms()));
+        i.put("p99_ms", decimal(point.p99Ms()));
+        return i;
     }
 
     private static Map<String, Object> latency(Histogram h) {

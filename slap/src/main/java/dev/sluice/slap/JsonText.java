@@ -55,6 +55,15 @@ public final class JsonText {
         return value;
     }
 
+    /** {@code value} (maps, lists, numbers, text, booleans, null) as compact JSON text. */
+    public static String write(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     private static String firstLine(String message) {
         int newline = message.indexOf('\n');
         return newline < 0 ? message : message.substring(0, newline);

@@ -2,6 +2,7 @@ package dev.sluice.slap;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -26,26 +27,32 @@ public final class Replay {
     private Replay() {
     }
 
+    /** The first pass over a capture, refusing one that holds nothing to replay. */
+    static ReplayPlan plan(Path file) {
+        ReplayPlan plan;
+        try {
+            plan = ReplayPlan.of(file);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            throw new SlapException(e.getMessage(), 1, e);
+        }
+        if (plan.statements == 0) {
+            throw new SlapException(file + " holds no statements", 1);
+        }
+        if (!plan.anySql) {
+            throw new SlapException(file + " holds no SQL text (captured with sql: digest or none); a replay"
+                    + " needs a capture with sql: full", 1);
+        }
+        return plan;
+    }
+
     /** Replays {@code options.file()}, printing the comparison to {@code out}, notes to {@code err}. */
     public static ReplayResult run(ReplayOptions options, PrintWriter out, PrintWriter err) {
         return run(options, out, err, ReplayFeed.MAX_AHEAD);
     }
 
     static ReplayResult run(ReplayOptions options, PrintWriter out, PrintWriter err, int maxAhead) {
-        ReplayPlan plan;
-        try {
-            plan = ReplayPlan.of(options.file());
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            throw new SlapException(e.getMessage(), 1, e);
-        }
-        if (plan.statements == 0) {
-            throw new SlapException(options.file() + " holds no statements", 1);
-        }
-        if (!plan.anySql) {
-            throw new SlapException(options.file() + " holds no SQL text (captured with sql: digest or none); a replay"
-                    + " needs a capture with sql: full", 1);
-        }
-        ReplayConnector connector = new ReplayConnector(options.connection(), plan.multiStatements);
+        ReplayPlan plan = plan(options.file());
+        ReplayConnector connector = new ReplayConnector(options.connection(), plan.multiStatements, options.users());
         try (Connection check = connector.open(null)) {
             // Connects once before the clock starts: a wrong address fails here, and the driver caches
             // the server's settings so that sessions connect with the handshake alone.
@@ -60,11 +67,15 @@ public final class Replay {
                 replayStart, maxAhead);
         Thread reader = Thread.ofPlatform().name("replay-reader").daemon(true).start(feed);
         ErrorTally errors = new ErrorTally();
+        ReplayNotes notes = new ReplayNotes();
+        // The capture's order across sessions is kept only when each session has a client.
+        ReplayProgress progress = options.concurrency() == ReplayOptions.PRESERVE ? new ReplayProgress() : null;
         List<ReplaySession> runs = new ArrayList<>();
         for (ReplayPlan.Session session : sessions) {
             long offsetNanos = options.speed() == ReplayOptions.MAX_SPEED ? 0
                     : (long) ((session.firstMicros - captureStart) * 1000 / options.speed());
-            runs.add(new ReplaySession(session, feed, connector, options.speed(), replayStart + offsetNanos, errors));
+            runs.add(new ReplaySession(session, feed, connector, options.speed(), replayStart + offsetNanos, errors,
+                    notes, progress));
         }
         int clients = options.concurrency() == ReplayOptions.PRESERVE ? runs.size()
                 : Math.min(options.concurrency(), runs.size());
@@ -92,7 +103,7 @@ public final class Replay {
         Map<String, Long> replayErrors = new TreeMap<>(ErrorTally::compareCodes);
         errors.snapshot().forEach((code, entry) -> replayErrors.put(code, entry.count()));
         ReplayResult result = new ReplayResult(sessions.size(), plan.statements, plan.byCommand, total.replayedByCommand,
-                total.notReplayed, replayErrors, plan.errors, seconds);
+                total.notReplayed, replayErrors, plan.errors, notes.snapshot(), seconds);
         ReplayReport.print(out, options, result, plan, total, errors.snapshot());
         out.flush();
         return result;

@@ -34,7 +34,15 @@ final class ReplayFeed implements Runnable {
         }
     }
 
-    private record Item(CapturedEvent event, boolean counted) {
+    /**
+     * A statement handed to its session.
+     *
+     * @param endedBefore statements (of any session) that had ended in the capture when it started
+     */
+    record Fed(CapturedEvent event, long endedBefore) {
+    }
+
+    private record Item(Fed fed, boolean counted) {
     }
 
     private final Path file;
@@ -42,6 +50,7 @@ final class ReplayFeed implements Runnable {
     private final long captureStartMicros;
     private final long replayStartNanos;
     private final Map<Long, Inbox> inboxes = new HashMap<>();
+    private final EndedBefore endedBefore = new EndedBefore();
     private final Semaphore ahead;
     private volatile String failure;
     private volatile boolean finished;
@@ -95,14 +104,16 @@ final class ReplayFeed implements Runnable {
                 throw new IllegalStateException("the replay ended before the capture was read", e);
             }
         }
-        inbox.items.add(new Item(event, counted));
+        Fed fed = new Fed(event, endedBefore.at(event.timeMicros()));
+        endedBefore.add(event);
+        inbox.items.add(new Item(fed, counted));
     }
 
     /**
      * The session's next statement, waiting for the reader; null when the reader has ended without
      * one (the capture could not be read again, or changed: {@link #failure()}).
      */
-    CapturedEvent next(Inbox inbox) throws InterruptedException {
+    Fed next(Inbox inbox) throws InterruptedException {
         while (true) {
             boolean readerDone = finished;
             Item item = inbox.items.poll(readerDone ? 0 : 100, TimeUnit.MILLISECONDS);
@@ -110,7 +121,7 @@ final class ReplayFeed implements Runnable {
                 if (item.counted) {
                     ahead.release();
                 }
-                return item.event;
+                return item.fed;
             }
             if (readerDone) {
                 return null;

@@ -9,9 +9,14 @@ import java.util.Locale;
  * @param file        a jsonl capture
  * @param speed       how much faster than captured the pauses pass (2: half as long); 0 for max (no pauses)
  * @param concurrency at most this many captured sessions at once; 0 keeps each session at its captured start
+ * @param users       which account each captured user replays as ({@link UserMap#NONE}: the command line's)
+ * @param compare     {@code --compare}: a second server to play every statement on and compare; null for none
+ * @param jsonFile    with {@code compare}: the comparison as JSON, or null
+ * @param htmlFile    with {@code compare}: the comparison as a page, or null
  */
 public record ReplayOptions(Path file, double speed, int concurrency, ConnectionOptions connection,
-                            ClientThreads clientThreads) {
+                            ClientThreads clientThreads, UserMap users, ConnectionOptions compare, Path jsonFile,
+                            Path htmlFile) {
 
     public static final int PRESERVE = 0;
     public static final double MAX_SPEED = 0;
@@ -19,6 +24,17 @@ public record ReplayOptions(Path file, double speed, int concurrency, Connection
     public ReplayOptions {
         if (!(speed >= 0) || Double.isInfinite(speed)) {
             throw new SlapException("--speed: " + speed + " (expected: a factor > 0, or max)", 1);
+        }
+        if (users == null) {
+            users = UserMap.NONE;
+        }
+        if (compare != null && concurrency != PRESERVE) {
+            throw new SlapException("--compare plays one statement at a time in the capture's order: --concurrency"
+                    + " does not apply to it", 1);
+        }
+        if (compare == null && (jsonFile != null || htmlFile != null)) {
+            throw new SlapException("--json and --report-html with --replay need --compare (a replay alone prints"
+                    + " its report)", 1);
         }
         if (concurrency < 0) {
             throw new SlapException("--concurrency: " + concurrency + " (expected: preserve or a client count >= 1)", 1);
@@ -56,6 +72,12 @@ public record ReplayOptions(Path file, double speed, int concurrency, Connection
             // reported below
         }
         throw new SlapException("--concurrency: '" + value + "' (expected with --replay: preserve, or a client count >= 1)", 1);
+    }
+
+    /** Without a user map, a second server or report files. */
+    public ReplayOptions(Path file, double speed, int concurrency, ConnectionOptions connection,
+                         ClientThreads clientThreads) {
+        this(file, speed, concurrency, connection, clientThreads, UserMap.NONE, null, null, null);
     }
 
     String describeSpeed() {

@@ -18,17 +18,25 @@ import org.HdrHistogram.Histogram;
  */
 final class ReplayPlan {
 
-    /** One captured session: when it started, with what schema, and how many statements it has. */
+    /**
+     * One captured session: when it started, as whom, with what schema and state (from its first
+     * line), and how many statements it has.
+     */
     static final class Session {
         final long id;
         final long firstMicros;
         final String schema;
+        final String user;
+        /** Null in captures older than session_state. */
+        final CapturedSessionState state;
         long statements;
 
         Session(CapturedEvent first) {
             id = first.session();
             firstMicros = first.timeMicros();
             schema = first.schema();
+            user = first.user();
+            state = first.sessionState();
         }
     }
 

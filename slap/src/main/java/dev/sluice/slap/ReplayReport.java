@@ -54,6 +54,7 @@ final class ReplayReport {
             out.println("not replayed:");
             result.notReplayed().forEach((reason, n) -> out.printf(Locale.ROOT, "  %8d  %s%n", n, reason));
         }
+        printSessionNotes(out, result.sessionNotes());
         if (!errors.isEmpty()) {
             out.println();
             out.println("errors in the replay (code, count, first message):");
@@ -64,6 +65,16 @@ final class ReplayReport {
             out.println("errors in the capture (code, count):");
             result.capturedErrors().forEach((code, n) -> out.printf(Locale.ROOT, "  %-6s %8d%n", code, n));
         }
+    }
+
+    /** What was not reproduced of how sessions were opened. */
+    static void printSessionNotes(PrintWriter out, Map<String, Long> notes) {
+        if (notes.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("sessions not replayed as captured (sessions, why):");
+        new java.util.TreeMap<>(notes).forEach((note, n) -> out.printf(Locale.ROOT, "  %8d  %s%n", n, note));
     }
 
     private static String pair(Histogram captured, Histogram replayed, double percentile) {

@@ -10,10 +10,11 @@ import java.util.Map;
  * @param notReplayed       statements not sent, by reason
  * @param errors            errors of the replayed statements by code
  * @param capturedErrors    errors the captured statements had, by code
+ * @param sessionNotes      how sessions were opened otherwise than captured, by reason, in sessions
  */
 public record ReplayResult(int sessions, long statements, Map<String, Long> capturedByCommand,
                            Map<String, Long> replayedByCommand, Map<String, Long> notReplayed, Map<String, Long> errors,
-                           Map<String, Long> capturedErrors, double seconds) {
+                           Map<String, Long> capturedErrors, Map<String, Long> sessionNotes, double seconds) {
 
     public ReplayResult {
         capturedByCommand = Map.copyOf(capturedByCommand);
@@ -21,6 +22,7 @@ public record ReplayResult(int sessions, long statements, Map<String, Long> capt
         notReplayed = Map.copyOf(notReplayed);
         errors = Map.copyOf(errors);
         capturedErrors = Map.copyOf(capturedErrors);
+        sessionNotes = Map.copyOf(sessionNotes);
     }
 
     public long replayed() {

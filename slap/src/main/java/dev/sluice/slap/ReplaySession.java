@@ -1,23 +1,27 @@
 package dev.sluice.slap;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * One captured session played on its own connection: statements in their captured order (as the
  * feed hands them over), each when its captured offset from the session's first statement
- * (divided by the speed) has passed. The connection opens when the first statement is due, with
- * the session's schema, and closes after the last. Prepared statements are prepared, executed and
- * closed as captured, under the captured ids. Errors are counted and the session goes on, as the
- * original did. Every statement of the session is taken from the feed, played or not.
+ * (divided by the speed) has passed. The connection opens as the session was opened
+ * ({@link ReplayConnector#open(ReplayPlan.Session, ReplayNotes)}) a little before the first
+ * statement is due (the capture starts at the first statement, after the login), and closes after
+ * the last. Before each statement (before connecting, for the first) the session waits until as
+ * many statements have been replayed as had ended in the capture when that statement began, so
+ * that at any speed it finds done what it found done (the schema it logs into, the table it fills,
+ * the rows it reads) and does not run ahead of what ran before it (a DROP at the end of a setup
+ * session). Only when every session has a client (--concurrency preserve): with N clients a session
+ * would wait for one that waits for a client behind it, so sessions then run each as a whole, in
+ * the order they began. Errors are counted and the session goes on, as
+ * the original did. Every statement of the session is taken from the feed, played or not.
  */
 final class ReplaySession implements Runnable {
+
+    /** How long before its first statement a session connects. */
+    static final long CONNECT_AHEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
 
     private final ReplayPlan.Session plan;
     private final ReplayFeed feed;
@@ -25,21 +29,24 @@ final class ReplaySession implements Runnable {
     private final double speed;
     private final long dueNanos;
     private final ErrorTally errors;
+    private final ReplayNotes notes;
+    private final ReplayProgress progress;
     private final ReplayTally tally = new ReplayTally();
-    private final Map<Long, PreparedStatement> prepared = new HashMap<>();
-    private final Map<Long, String> unprepared = new HashMap<>();
-    private Connection connection;
-    private Statement text;
 
-    /** @param dueNanos when (System.nanoTime) the first statement is due at the earliest */
+    /**
+     * @param dueNanos when (System.nanoTime) the first statement is due at the earliest
+     * @param progress the statements taken so far, to keep the capture's order; null not to
+     */
     ReplaySession(ReplayPlan.Session plan, ReplayFeed feed, ReplayConnector connector, double speed, long dueNanos,
-                  ErrorTally errors) {
+                  ErrorTally errors, ReplayNotes notes, ReplayProgress progress) {
         this.plan = plan;
         this.feed = feed;
         this.connector = connector;
         this.speed = speed;
         this.dueNanos = dueNanos;
         this.errors = errors;
+        this.notes = notes;
+        this.progress = progress;
     }
 
     ReplayTally tally() {
@@ -53,39 +60,61 @@ final class ReplaySession implements Runnable {
     @Override
     public void run() {
         ReplayFeed.Inbox inbox = feed.inbox(plan.id);
-        waitUntil(dueNanos);
-        inbox.start();
+        // Later than due when all clients were busy (--concurrency N): the pauses count from then.
         long start = Math.max(System.nanoTime(), dueNanos);
+        waitUntil(start - CONNECT_AHEAD_NANOS);
         try {
-            try {
-                connection = connector.open(plan.schema);
-                text = connection.createStatement();
-                text.setEscapeProcessing(false);
-            } catch (SQLException e) {
-                errors.add(Connector.errorKey(e), "connect: " + Connector.firstLine(e.getMessage()));
-                skip(inbox, 0, "the session could not connect");
+            ReplayFeed.Fed first = feed.next(inbox);
+            if (first == null) {
+                skipUnread(plan.statements);
                 return;
             }
+            // Before connecting: the login itself may need what others did first (the schema).
+            follow(first.endedBefore());
+            StatementPlayer player;
             try {
+                player = new StatementPlayer(connector.open(plan, notes), false);
+            } catch (SQLException e) {
+                inbox.start();
+                errors.add(Connector.errorKey(e), "connect: " + Connector.firstLine(e.getMessage()));
+                tally.notReplayed("the session could not connect");
+                took();
+                skip(inbox, 1, "the session could not connect");
+                return;
+            }
+            inbox.start();
+            try (player) {
+                ReplayFeed.Fed fed = first;
                 for (long i = 0; i < plan.statements; i++) {
-                    CapturedEvent event = feed.next(inbox);
-                    if (event == null) {
-                        skipUnread(plan.statements - i);
-                        return;
+                    if (i > 0) {
+                        fed = feed.next(inbox);
+                        if (fed == null) {
+                            skipUnread(plan.statements - i);
+                            return;
+                        }
+                        follow(fed.endedBefore());
                     }
+                    CapturedEvent event = fed.event();
                     if (speed > 0) {
                         waitUntil(start + (long) ((event.timeMicros() - plan.firstMicros) * 1000 / speed));
                     }
-                    if (!play(event)) {
+                    if (!play(player, event)) {
                         skip(inbox, i + 1, "the connection was lost");
                         return;
                     }
                 }
-            } finally {
-                close();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits until what had ended in the capture before the next statement began is replayed too. */
+    private void follow(long endedBefore) throws InterruptedException {
+        if (progress != null && !progress.awaitTaken(endedBefore)) {
+            notes.add("went on after " + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(ReplayProgress.STALL_NANOS)
+                    + " s without progress while waiting for statements that had ended before its next one in the"
+                    + " capture");
         }
     }
 
@@ -97,118 +126,44 @@ final class ReplaySession implements Runnable {
                 return;
             }
             tally.notReplayed(reason);
+            took();
         }
     }
 
     private void skipUnread(long left) {
         for (long i = 0; i < left; i++) {
             tally.notReplayed("not read: " + feed.failure());
+            took();
+        }
+    }
+
+    private void took() {
+        if (progress != null) {
+            progress.took();
         }
     }
 
     /** Plays one statement; false when the connection is gone. */
-    private boolean play(CapturedEvent event) {
-        String reason = unplayable(event);
+    private boolean play(StatementPlayer player, CapturedEvent event) {
+        try {
+            return playCounted(player, event);
+        } finally {
+            took();
+        }
+    }
+
+    private boolean playCounted(StatementPlayer player, CapturedEvent event) {
+        String reason = player.unplayable(event);
         if (reason != null) {
             tally.notReplayed(event.command() + ": " + reason);
             return true;
         }
-        long begin = System.nanoTime();
-        try {
-            switch (event.command()) {
-                case CapturedEvent.QUERY -> drain(text, text.execute(event.sql()));
-                case CapturedEvent.PREPARE -> prepare(event);
-                case CapturedEvent.EXECUTE -> {
-                    PreparedStatement statement = prepared.get(event.statementId());
-                    ReplayParams.bind(statement, event.params());
-                    drain(statement, statement.execute());
-                }
-                case CapturedEvent.CLOSE -> prepared.remove(event.statementId()).close();
-                // USE rather than setCatalog: Connector/J skips a schema it believes is current already.
-                case CapturedEvent.INIT_DB -> text.execute("USE `" + event.sql().replace("`", "``") + "`");
-                case CapturedEvent.PING -> {
-                    if (!connection.isValid(60)) {
-                        throw new SQLException("ping: the server did not answer", "08S01");
-                    }
-                }
-                default -> throw new IllegalStateException("unplayable() let " + event.command() + " through");
-            }
-        } catch (SQLException e) {
-            errors.add(Connector.errorKey(e), Connector.firstLine(e.getMessage()));
-            tally.replayed(key(event), event.command(), (System.nanoTime() - begin) / 1000);
-            return !connectionLost(e);
+        StatementPlayer.Played played = player.play(event);
+        if (played.result().errorKey != null) {
+            errors.add(played.result().errorKey, played.result().error);
         }
-        tally.replayed(key(event), event.command(), (System.nanoTime() - begin) / 1000);
-        return true;
-    }
-
-    private void prepare(CapturedEvent event) throws SQLException {
-        PreparedStatement old = prepared.remove(event.statementId());
-        if (old != null) {
-            old.close();
-        }
-        try {
-            prepared.put(event.statementId(), connection.prepareStatement(event.sql()));
-            unprepared.remove(event.statementId());
-        } catch (SQLException e) {
-            unprepared.put(event.statementId(), "its prepare failed");
-            throw e;
-        }
-    }
-
-    /** Why a statement cannot be played, or null when it can. */
-    private String unplayable(CapturedEvent event) {
-        return switch (event.command()) {
-            case CapturedEvent.QUERY, CapturedEvent.PREPARE -> event.sql() == null
-                    ? "no SQL text (captured with sql: digest or none)" : event.truncated() ? "cut short at capture" : null;
-            case CapturedEvent.EXECUTE, CapturedEvent.CLOSE -> {
-                if (event.statementId() < 0) {
-                    yield "the capture does not say which prepared statement";
-                }
-                if (!prepared.containsKey(event.statementId())) {
-                    yield unprepared.getOrDefault(event.statementId(), "prepared before the capture started");
-                }
-                if (event.command().equals(CapturedEvent.EXECUTE) && event.params() == null) {
-                    yield event.paramsProblem() == null ? "no parameter values" : event.paramsProblem();
-                }
-                yield null;
-            }
-            case CapturedEvent.INIT_DB -> event.sql() == null ? "no schema" : null;
-            case CapturedEvent.PING -> null;
-            case "Change user" -> "needs the session's password, which is never captured";
-            default -> "not replayed";
-        };
-    }
-
-    private static void drain(Statement statement, boolean isResult) throws SQLException {
-        while (true) {
-            if (isResult) {
-                try (ResultSet rows = statement.getResultSet()) {
-                    while (rows.next()) {
-                        // Every row is read, as the captured client read them.
-                    }
-                }
-            } else if (statement.getUpdateCount() == -1) {
-                return;
-            }
-            isResult = statement.getMoreResults();
-        }
-    }
-
-    private boolean connectionLost(SQLException e) {
-        try {
-            return (e.getSQLState() != null && e.getSQLState().startsWith("08")) || connection.isClosed();
-        } catch (SQLException closed) {
-            return true;
-        }
-    }
-
-    private void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // The server already dropped it: nothing left to release.
-        }
+        tally.replayed(key(event), event.command(), played.micros());
+        return !played.lost();
     }
 
     private static void waitUntil(long deadline) {

@@ -57,6 +57,9 @@ public final class Slap {
             if (options.jsonFile() != null) {
                 JsonReport.write(Path.of(options.jsonFile()), options, result);
             }
+            if (options.htmlFile() != null) {
+                SlapHtmlReport.write(Path.of(options.htmlFile()), options, result);
+            }
             return result;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -113,7 +116,7 @@ public final class Slap {
         }
         warnAboutMaxConnections();
         reporter = new IntervalReporter(out, err, options.reportIntervalSeconds(),
-                !options.silent() && Terminal.interactive(), options.commit() > 0);
+                !options.silent() && Terminal.interactive(), options.commit() > 0, options.htmlFile() != null);
     }
 
     /**
@@ -224,7 +227,7 @@ public final class Slap {
             if (phase.fatal() != null) {
                 throw new SlapException(phase.fatal(), 1);
             }
-            iterations.add(phase);
+            iterations.add(reporter == null ? phase : phase.withIntervals(reporter.takePoints()));
             setup.runAll(workload.post());
             system(options.postSystem(), "post_system");
         }

@@ -23,8 +23,9 @@ import java.util.concurrent.Callable;
         description = {"Run a query multiple times against the server: a mysqlslap-compatible load client.",
                 "Without a TLS option slap connects in plaintext (as mariadb-slap --skip-ssl)."},
         footer = {"", "Beyond mysqlslap (the default output never changes): --percentiles, --time, --report-interval,",
-                "--rate, --json, --sweep, --fail-fast, --query-timeout; errors are counted per code and reported on stderr.",
-                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] plays a capture of sluice proxy back.",
+                "--rate, --json, --report-html, --sweep, --fail-fast, --query-timeout; errors are counted per code and reported on stderr.",
+                "--replay FILE [--speed=1.0|N|max] [--concurrency=preserve|N] [--user-map=FILE] plays a capture of sluice proxy back;",
+                "with --compare=HOST:PORT on two servers at once, comparing their answers (their data changes: use copies).",
                 "", "Default options are read from the following files in the given order:",
                 "/etc/my.cnf /etc/mysql/my.cnf $MARIADB_HOME/my.cnf ~/.my.cnf",
                 "The following groups are read: mysqlslap mariadb-slap client client-server client-mariadb"})
@@ -179,8 +180,11 @@ public final class SlapCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "N", description = "Open loop: N queries per second across all clients; latency counts from the intended start.")
     private String rate;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure of every run to FILE as JSON.")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure of every run to FILE as JSON (with --replay --compare: the comparison per digest).")
     private String json;
+
+    @Option(names = "--report-html", paramLabel = "FILE", description = "Write a self-contained HTML page with charts of the run to FILE: throughput and p50/p99 latency per report interval (--report-interval, else every second); for --sweep, throughput and latency against clients with the knee marked. With --replay --compare: the comparison per digest.")
+    private String reportHtml;
 
     @Option(names = "--sweep", arity = "0..1", fallbackValue = "1024", paramLabel = "MAX", description = "Double the clients from 1 (up to MAX, default 1024) until throughput stops growing; name the knee.")
     private String sweep;
@@ -196,6 +200,12 @@ public final class SlapCommand implements Callable<Integer> {
 
     @Option(names = "--speed", paramLabel = "1.0|N|max", description = "With --replay: divide the captured pauses by this (max: no pauses).")
     private String speed;
+
+    @Option(names = "--compare", paramLabel = "HOST:PORT", description = "With --replay: play every statement on this second server too (same user, password and TLS options), one at a time in the capture's order, and report per digest where the answers differ (rows, column types, affected rows, warnings, errors) and both sides' p50/p99. The capture's writes go to both servers: run it on throw-away copies. Exit status 1 when any answer differs.")
+    private String compare;
+
+    @Option(names = "--user-map", paramLabel = "FILE", description = "With --replay: lines of CAPTURED_USER USER[:PASSWORD] ('*' for any other user): each captured session logs in as its mapped account; without it, as -u.")
+    private String userMap;
 
     @Override
     public Integer call() {
@@ -218,8 +228,12 @@ public final class SlapCommand implements Callable<Integer> {
             return failed(e, out, err);
         }
         try {
-            if (replay != null || speed != null) {
-                Replay.run(replayOptions(), out, err);
+            if (replay != null || speed != null || compare != null || userMap != null) {
+                ReplayOptions options = replayOptions();
+                if (options.compare() != null) {
+                    return Compare.run(options, out, err).exitStatus();
+                }
+                Replay.run(options, out, err);
                 return 0;
             }
             return exitStatus(Slap.run(options(), out, err), err);
@@ -297,7 +311,7 @@ public final class SlapCommand implements Callable<Integer> {
                 .query(query).create(create).preQuery(preQuery).postQuery(postQuery).delimiter(delimiter)
                 .createSchema(createSchema).onlyPrint(onlyPrint).preSystem(preSystem).postSystem(postSystem)
                 .noDrop(noDrop).silent(silent).verbose(verbose.length).csv(csv).failFast(failFast)
-                .percentiles(percentiles).jsonFile(json).clientThreads(ClientThreads.parse(clientThreads));
+                .percentiles(percentiles).jsonFile(json).htmlFile(reportHtml).clientThreads(ClientThreads.parse(clientThreads));
         if (executeNumber != null) b.executeNumber(number(executeNumber, "auto-generate-sql-execute-number"));
         if (secondaryIndexes != null) b.secondaryIndexes((int) number(secondaryIndexes, "auto-generate-sql-secondary-indexes", Integer.MAX_VALUE));
         if (uniqueQueryNumber != null) b.uniqueQueryNumber(number(uniqueQueryNumber, "auto-generate-sql-unique-query-number"));
@@ -323,7 +337,8 @@ public final class SlapCommand implements Callable<Integer> {
     /** --replay's options: the connection options, --speed, and --concurrency as preserve or a count. */
     ReplayOptions replayOptions() {
         if (replay == null) {
-            throw new SlapException("--speed applies to --replay only", 1);
+            throw new SlapException((speed != null ? "--speed" : compare != null ? "--compare" : "--user-map")
+                    + " applies to --replay only", 1);
         }
         if (autoGenerateSql || query != null || create != null || iterations != null || numberOfQueries != null
                 || time != null || rate != null || sweep != null) {
@@ -335,9 +350,12 @@ public final class SlapCommand implements Callable<Integer> {
         boolean concurrencyGiven = spec.commandLine().getParseResult() != null
                 && spec.commandLine().getParseResult().hasMatchedOption("--concurrency")
                 || fromFiles.stream().anyMatch(a -> a.name().equals("concurrency"));
+        ConnectionOptions first = b.build().connection();
+        ConnectionOptions second = compare == null ? null : first.at(compare, "compare");
         return new ReplayOptions(Path.of(replay), ReplayOptions.parseSpeed(speed == null ? "1.0" : speed),
                 concurrencyGiven ? ReplayOptions.parseConcurrency(concurrency) : ReplayOptions.PRESERVE,
-                b.build().connection(), ClientThreads.parse(clientThreads));
+                first, ClientThreads.parse(clientThreads), userMap == null ? UserMap.NONE : UserMap.read(Path.of(userMap)),
+                second, path(json), path(reportHtml));
     }
 
     private static long number(String value, String option) {

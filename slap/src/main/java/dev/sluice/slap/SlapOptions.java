@@ -12,6 +12,7 @@ import java.util.List;
  * @param csv             null for text output, {@code "-"} for CSV on stdout, else a file to append to
  * @param timeSeconds     run each iteration this long instead of by query count (0: off)
  * @param rate            open-loop queries per second across all clients (0: closed loop)
+ * @param htmlFile        --report-html: a page with charts of the run, or null
  * @param sweepMax        with {@code > 0}, double the clients from 1 up to this until throughput stops growing
  * @param seed            seed for generated values; null for a fresh one per run
  * @param clientThreads   platform or virtual threads for the clients
@@ -37,6 +38,7 @@ public record SlapOptions(
         long reportIntervalSeconds,
         double rate,
         String jsonFile,
+        String htmlFile,
         int sweepMax,
         Long seed,
         ClientThreads clientThreads) {
@@ -153,6 +155,7 @@ public record SlapOptions(
         private long reportIntervalSeconds;
         private double rate;
         private String jsonFile;
+        private String htmlFile;
         private int sweepMax;
         private Long seed;
         private ClientThreads clientThreads = ClientThreads.AUTO;
@@ -208,6 +211,7 @@ public record SlapOptions(
         public Builder reportIntervalSeconds(long v) { reportIntervalSeconds = v; return this; }
         public Builder rate(double v) { rate = v; return this; }
         public Builder jsonFile(String v) { jsonFile = v; return this; }
+        public Builder htmlFile(String v) { htmlFile = v; return this; }
         public Builder sweepMax(int v) { sweepMax = v; return this; }
         public Builder seed(Long v) { seed = v; return this; }
         public Builder clientThreads(ClientThreads v) { clientThreads = v; return this; }
@@ -244,6 +248,9 @@ public record SlapOptions(
             if (!(rate >= 0) || Double.isInfinite(rate)) {
                 throw new SlapException("--rate: " + rate + " (expected: queries per second > 0)", 1);
             }
+            if (onlyPrint && htmlFile != null) {
+                throw new SlapException("--report-html draws a run, and --only-print runs nothing", 1);
+            }
             if (sweepMax > 0 && rate > 0) {
                 throw new SlapException("--sweep and --rate cannot be combined: a sweep looks for the highest"
                         + " throughput, which a fixed rate caps", 1);
@@ -255,7 +262,7 @@ public record SlapOptions(
                     charCols, query, create, preQuery, postQuery, delimiter, createSchema, engines);
             return new SlapOptions(connection, workload, concurrency, iterations, numberOfQueries, commit, detach,
                     onlyPrint, preSystem, postSystem, noDrop, silent || onlyPrint || csv != null, verbose, csv,
-                    failFast, percentiles, timeSeconds, reportIntervalSeconds, rate, jsonFile, sweepMax, seed,
+                    failFast, percentiles, timeSeconds, reportIntervalSeconds, rate, jsonFile, htmlFile, sweepMax, seed,
                     clientThreads);
         }
 

@@ -24,16 +24,17 @@ class CaptureFileReadTest {
     void readsEveryField() throws Exception {
         Path file = Files.writeString(dir.resolve("c.jsonl"), QUERY + "\n\n" + QUERY.replace("\"command\":\"Query\"",
                 "\"command\":\"Execute\",\"statement_id\":3").replace("\"bytes_in\":13",
-                "\"bytes_in\":13,\"params\":[1,{\"decimal\":\"2.5\"}],\"truncated\":true") + "\n");
+                "\"bytes_in\":13,\"params\":[1,{\"decimal\":\"2.5\"}],\"truncated\":true,\"session_state\":"
+                        + "{\"login\":false,\"collation_id\":8,\"variables\":{\"time_zone\":\"+02:00\"}}") + "\n");
 
         List<CapturedEvent> events = CaptureFile.read(file);
 
         assertThat(events).containsExactly(
                 new CapturedEvent(1748772000000250L, 7, "app", "127.0.0.1:5000", "shop", "primary", "Query", -1, "SELECT 1",
-                        "00000000000000AB", "SELECT ?", null, null, 120, 1, 0, 0, 13, false),
+                        "00000000000000AB", "SELECT ?", null, null, 120, 1, 0, 0, 13, false, null),
                 new CapturedEvent(1748772000000250L, 7, "app", "127.0.0.1:5000", "shop", "primary", "Execute", 3,
                         "SELECT 1", "00000000000000AB", "SELECT ?", List.of(1L, Map.of("decimal", "2.5")), null, 120, 1,
-                        0, 0, 13, true));
+                        0, 0, 13, true, new CapturedSessionState(false, 8, Map.of("time_zone", "+02:00"))));
         assertThat(events.get(0).digestKey()).isEqualTo("00000000000000AB");
     }
 
@@ -48,5 +49,9 @@ class CaptureFileReadTest {
         assertThatThrownBy(() -> CaptureFile.read(badTime)).hasMessageContaining(":1: \"time\": \"yesterday");
         assertThatThrownBy(() -> CaptureFile.read(dir.resolve("none.jsonl"))).hasMessage(dir.resolve("none.jsonl")
                 + ": no such file");
+        Path badState = Files.writeString(dir.resolve("s.jsonl"), QUERY.replace("\"bytes_in\":13",
+                "\"bytes_in\":13,\"session_state\":{\"login\":true,\"variables\":{\"a\":1}}") + "\n");
+        assertThatThrownBy(() -> CaptureFile.read(badState)).hasMessage(badState + ":1: \"session_state\".\"variables\":"
+                + " found {a=1} (expected: an object of names and text values, or null)");
     }
 }

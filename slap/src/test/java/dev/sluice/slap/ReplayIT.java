@@ -106,6 +106,79 @@ class ReplayIT {
                 "Execute: prepared before the capture started", "1146 ", "doesn't exist");
     }
 
+    /**
+     * Each session opens as the capture says it was: as its user through --user-map, with its
+     * login's collation and the variables it had set; one the map does not name runs as -u, and a
+     * session of a capture older than session_state opens with the server's defaults: both said.
+     */
+    @Test
+    void sessionsOpenAsTheyWereCaptured(MariaDbServer server) throws Exception {
+        String table = TestUsers.TEST_SCHEMA + ".replay_fidelity";
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table);
+            s.execute("CREATE TABLE " + table + " (session INT, who VARCHAR(100), tz VARCHAR(20), mode VARCHAR(200),"
+                    + " collation VARCHAR(64))");
+        }
+        String record = "INSERT INTO replay_fidelity SELECT %d, CURRENT_USER(), @@time_zone, @@sql_mode, @@collation_connection";
+        String state = ",\"session_state\":{\"login\":false,\"collation_id\":8,\"variables\":{\"time_zone\":\"+03:00\","
+                + "\"sql_mode\":\"ANSI_QUOTES\",\"character_set_results\":\"\"}}";
+        List<String> lines = List.of(
+                line(0, 1, "Query", record.formatted(1), "", 0).replace("\"user\":\"app\"", "\"user\":\"billing\"")
+                        .replace("\"bytes_in\":10}", "\"bytes_in\":10" + state + "}"),
+                line(1, 2, "Query", record.formatted(2), "", 0).replace("\"user\":\"app\"", "\"user\":\"nobody\""));
+        Path file = capture(lines);
+        Path users = Files.writeString(dir.resolve("users"), "billing " + TestUsers.APP2_USER + ":"
+                + TestUsers.APP2_PASSWORD + "\n");
+
+        SlapCommandTest.Run run = slap(server, "--replay", file.toString(), "--speed=max", "--user-map=" + users);
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT who, tz, mode, collation FROM " + table + " ORDER BY session")) {
+            assertThat(rows.next()).as(run.out()).isTrue();
+            assertThat(List.of(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4)))
+                    .containsExactly(TestUsers.APP2_USER + "@%", "+03:00", "ANSI_QUOTES", "latin1_swedish_ci");
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getString(1)).isEqualTo(TestUsers.APP_USER + "@%");
+            assertThat(rows.getString(2)).isEqualTo("SYSTEM");
+        }
+        assertThat(run.out()).contains("sessions not replayed as captured (sessions, why):\n"
+                + "         1  opened with the servers' defaults: the capture does not say how the session was opened"
+                + " (captured before session_state)\n"
+                + "         1  ran as app, not as the captured user (not in --user-map)\n");
+    }
+
+    /**
+     * At --speed=max a session's statements keep their place among the other sessions': the
+     * count sees the other session's rows, and the setup session's DROP at its end does not
+     * overtake them.
+     */
+    @Test
+    void atMaxSpeedStatementsWaitForWhatEndedBeforeThemInTheCapture(MariaDbServer server) throws Exception {
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + TestUsers.TEST_SCHEMA + ".replay_order, " + TestUsers.TEST_SCHEMA
+                    + ".replay_counted");
+            s.execute("CREATE TABLE " + TestUsers.TEST_SCHEMA + ".replay_counted (n INT)");
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(line(0, 1, "Query", "CREATE TABLE replay_order (id INT)", "", 0));
+        for (int i = 1; i <= 20; i++) {
+            lines.add(line(10 + i, 2, "Query", "INSERT INTO replay_order VALUES (" + i + ")", "", 0));
+        }
+        lines.add(line(100, 1, "Query", "INSERT INTO replay_counted SELECT COUNT(*) FROM replay_order", "", 0));
+        lines.add(line(110, 1, "Query", "DROP TABLE replay_order", "", 0));
+
+        SlapCommandTest.Run run = slap(server, "--replay", capture(lines).toString(), "--speed=max");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("23 replayed, 0 not replayed; 0 errors");
+        try (Connection c = server.openAdmin(); Statement s = c.createStatement();
+             ResultSet rows = s.executeQuery("SELECT n FROM " + TestUsers.TEST_SCHEMA + ".replay_counted")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(20);
+        }
+    }
+
     @Test
     void pausesAreScaledBySpeed(MariaDbServer server) throws Exception {
         Path file = capture(List.of(line(0, 1, "Query", "DO 1", "", 0), line(400, 1, "Query", "DO 2", "", 0),

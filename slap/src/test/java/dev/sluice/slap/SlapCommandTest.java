@@ -173,4 +173,37 @@ class SlapCommandTest {
         assertThat(run.out()).contains("--auto-generate-sql-load-type", "--number-of-queries", "--concurrency",
                 "--percentiles", "--sweep", "-?, --help");
     }
+
+    static ReplayOptions replayOptions(String... args) {
+        CommandLine line = new CommandLine(new SlapCommand(OptionFiles.Locations.none()));
+        line.parseArgs(args);
+        return ((SlapCommand) line.getCommand()).replayOptions();
+    }
+
+    @Test
+    void compareTakesTheFirstServersCredentialsAndReportFiles(@TempDir Path dir) {
+        ReplayOptions o = replayOptions("-h", "db1", "-P", "3307", "-u", "bob", "-psecret", "--replay", "c.jsonl",
+                "--compare", "db2:3308", "--json", dir.resolve("c.json").toString(), "--report-html",
+                dir.resolve("c.html").toString(), "--speed=max");
+        assertThat(o.compare().address()).isEqualTo("db2:3308");
+        assertThat(o.compare().user()).isEqualTo("bob");
+        assertThat(o.compare().password()).isEqualTo("secret");
+        assertThat(o.jsonFile()).isEqualTo(dir.resolve("c.json"));
+        assertThat(o.htmlFile()).isEqualTo(dir.resolve("c.html"));
+        assertThat(replayOptions("--replay", "c.jsonl", "--compare", "[::1]:3310").compare().address())
+                .isEqualTo("[::1]:3310");
+        assertThat(replayOptions("--replay", "c.jsonl", "--compare", "db3").compare().port()).isEqualTo(3306);
+    }
+
+    @Test
+    void compareAndReplayOptionsThatDoNotFitAreExplained() {
+        assertThat(slap("--compare", "db2:3306").err()).contains("--compare applies to --replay only");
+        assertThat(slap("--replay", "c.jsonl", "--compare", "db2:3306", "--concurrency=4").err())
+                .contains("--compare plays one statement at a time in the capture's order: --concurrency does not apply");
+        assertThat(slap("--replay", "c.jsonl", "--report-html=x.html").err())
+                .contains("--json and --report-html with --replay need --compare");
+        assertThat(slap("--replay", "c.jsonl", "--compare", ":3306").err()).contains("--compare: ':3306'");
+        assertThat(slap("-a", "--only-print", "--report-html=x.html").err())
+                .contains("--report-html draws a run, and --only-print runs nothing");
+    }
 }

@@ -280,7 +280,9 @@ public final class MariaDbServer {
             return true;
         } catch (SQLException e) {
             if (REPORTED_MISSING_PLUGINS.add(plugin)) {
-                LOG.log(Level.INFO, "Plugin {0} is not available: {1}.so is not in {2} ({3})",
+                // Debug only: the tests that need the plugin say so when they skip, and the demo's
+                // users have no use for it.
+                LOG.log(Level.DEBUG, "Plugin {0} is not available: {1}.so is not in {2} ({3})",
                         plugin, soname, ServerSetup.pluginDir(binaries), e.getMessage());
             }
             return false;

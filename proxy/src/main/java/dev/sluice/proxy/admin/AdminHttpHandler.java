@@ -27,10 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP admin's routes: {@code /metrics} (Prometheus text), {@code /api/backends},
- * {@code /api/pools}, {@code /api/digests}, {@code /api/sessions}, {@code /api/global} (JSON), and
- * {@code /health} for load balancers (200 when a primary and a reader are up, else 503 and why).
- * GET only. Runs on the admin's own thread, never a proxy event loop.
+ * The HTTP admin's routes: {@code /} (the live page), {@code /metrics} (Prometheus text),
+ * {@code /api/backends}, {@code /api/pools}, {@code /api/digests}, {@code /api/sessions},
+ * {@code /api/global}, {@code /api/overview} (JSON), and {@code /health} for load balancers (200
+ * when a primary and a reader are up, else 503 and why). GET only. Runs on the admin's own
+ * thread, never a proxy event loop.
  */
 @ChannelHandler.Sharable
 final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -39,15 +40,21 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private static final String JSON = "application/json; charset=utf-8";
     private static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
     private static final String TEXT = "text/plain; charset=utf-8";
+    private static final String HTML = "text/html; charset=utf-8";
+    private static final List<String> ENDPOINTS = List.of("/", "/metrics", "/health", "/api/backends", "/api/pools",
+            "/api/digests", "/api/sessions", "/api/global", "/api/overview");
 
     private final ProxyRuntime runtime;
     private final Tables tables;
     private final ProxyMetrics metrics;
+    private final Overview overview;
+    private final DashboardPage page = DashboardPage.load();
 
-    AdminHttpHandler(ProxyRuntime runtime, Tables tables, ProxyMetrics metrics) {
+    AdminHttpHandler(ProxyRuntime runtime, Tables tables, ProxyMetrics metrics, Overview overview) {
         this.runtime = runtime;
         this.tables = tables;
         this.metrics = metrics;
+        this.overview = overview;
     }
 
     @Override
@@ -71,12 +78,13 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
 
     /**
      * With {@code admin.http_token} set, every request but {@code /health} (which load balancers
-     * ask, and which tells only up or down) carries it as a bearer token. Read from the live config,
-     * so a reload that changes the token applies to the next request.
+     * ask, and which tells only up or down) and {@code /} (the live page, which holds no data and
+     * sends the token with its own requests) carries it as a bearer token. Read from the live
+     * config, so a reload that changes the token applies to the next request.
      */
     private boolean authorized(FullHttpRequest request, String path) {
         String token = runtime.config().admin().httpToken();
-        if (token.isEmpty() || path.equals("/health")) {
+        if (token.isEmpty() || path.equals("/health") || path.equals("/")) {
             return true;
         }
         String given = request.headers().get(HttpHeaderNames.AUTHORIZATION, "");
@@ -105,10 +113,11 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
             case "/api/backends", "/api/pools", "/api/sessions", "/api/global" ->
                     json(Json.rows(tables.table(path.substring(5))));
             case "/api/digests" -> digests(uri);
-            case "/", "/api" -> json(Map.of("endpoints", List.of("/metrics", "/health", "/api/backends", "/api/pools",
-                    "/api/digests", "/api/sessions", "/api/global")));
+            case "/api/overview" -> json(overview.build());
+            case "/" -> page();
+            case "/api" -> json(Map.of("endpoints", ENDPOINTS));
             default -> text(HttpResponseStatus.NOT_FOUND, TEXT, "no such page: " + path
-                    + " (expected: /metrics, /health, /api/backends, /api/pools, /api/digests, /api/sessions, /api/global)\n");
+                    + " (expected: " + String.join(", ", ENDPOINTS) + ")\n");
         };
     }
 
@@ -158,6 +167,18 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         String reason = !primary ? "no primary is up" : "no replica is up";
         return text(HttpResponseStatus.SERVICE_UNAVAILABLE, TEXT, reason + (down.isEmpty() ? "" : ": " + String.join("; ", down))
                 + "\n");
+    }
+
+    private FullHttpResponse page() {
+        ByteBuf content = Unpooled.wrappedBuffer(page.html());
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, content);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, HTML)
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes())
+                .set(HttpHeaderNames.CONTENT_SECURITY_POLICY, page.contentSecurityPolicy())
+                .set(HttpHeaderNames.X_FRAME_OPTIONS, "DENY")
+                .set("X-Content-Type-Options", "nosniff")
+                .set("Referrer-Policy", "no-referrer");
+        return response;
     }
 
     private static FullHttpResponse json(Object body) {

@@ -95,7 +95,7 @@ public final class AdminServices implements AutoCloseable {
         if (admin.enabled()) {
             try {
                 http = AdminHttpServer.bind(adminGroup, admin.http().host(), admin.http().port(),
-                        new AdminHttpHandler(runtime, tables, metrics));
+                        new AdminHttpHandler(runtime, tables, metrics, new Overview(runtime, stats)));
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
@@ -114,7 +114,7 @@ public final class AdminServices implements AutoCloseable {
                 log.warn("admin.sql {} is reachable from other hosts with {} admin password: set admin.password",
                         admin.sql(), admin.password().isEmpty() ? "an empty" : "the default");
             }
-            log.info("admin: {} (HTTP: /metrics, /api/..., /health) and {} (mariadb -h{} -P{} -u{} -p)",
+            log.info("admin: {} (HTTP: the live page at /, /metrics, /api/..., /health) and {} (mariadb -h{} -P{} -u{} -p)",
                     httpAddress(), sqlAddress(), sqlAddress().getHostString(), sqlAddress().getPort(), admin.user());
         }
         if (reloader.file() != null) {

@@ -35,6 +35,21 @@ public final class Json {
         }
     }
 
+    /**
+     * {@code text} cut to at most {@code max} characters, ending in "..." when cut, never between
+     * the two halves of a surrogate pair (which no UTF-8 encoder can write).
+     */
+    public static String shorten(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = max - 3;
+        if (Character.isLowSurrogate(text.charAt(end))) {
+            end--;
+        }
+        return text.substring(0, end) + "...";
+    }
+
     /** A table as an array of objects, one per row, keys in column order. */
     public static List<Map<String, Object>> rows(Table table) {
         return table.rows().stream().map(row -> {

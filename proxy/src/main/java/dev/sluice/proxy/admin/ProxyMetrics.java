@@ -25,7 +25,8 @@ import org.HdrHistogram.Histogram;
  * Micrometer meters for everything the proxy counts, in a Prometheus registry. Meters read the
  * live counters when scraped; per-backend meters follow the backend list (a reload adds and
  * removes them), and new error codes and pin reasons get their series at the next scrape.
- * Latency percentiles are gauges over HdrHistogram snapshots taken once per scrape.
+ * Latency percentiles are gauges over HdrHistogram snapshots taken once per scrape; the latency
+ * histograms that Prometheus can add up across proxies come from {@link LatencyHistograms}.
  */
 public final class ProxyMetrics {
 
@@ -46,6 +47,7 @@ public final class ProxyMetrics {
         this.stats = stats;
         this.health = health;
         registerGlobal();
+        registry.getPrometheusRegistry().register(new LatencyHistograms(runtime, stats));
     }
 
     public PrometheusMeterRegistry registry() {

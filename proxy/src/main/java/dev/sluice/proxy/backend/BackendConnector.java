@@ -9,8 +9,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
@@ -34,6 +37,8 @@ public final class BackendConnector implements Connector {
     private final ClientAuthOptions authOptions;
     private final OffLoopResolver resolver;
     private final CommandsInFlight commandsInFlight;
+    /** Every connection it opened that is not closed yet; a closed channel leaves the group by itself. */
+    private final ChannelGroup channels = new DefaultChannelGroup("backends", GlobalEventExecutor.INSTANCE);
 
     /**
      * @param framed   split mode: connections track session state and hand on whole packets
@@ -85,6 +90,11 @@ public final class BackendConnector implements Connector {
         return new RelayedConnection(channel, backend, identity, schema, commandsInFlight);
     }
 
+    /** The backend connections still open, so that shutdown can wait for them to close. */
+    public ChannelGroup channels() {
+        return channels;
+    }
+
     /** Errors that say the backend cannot be reached, as opposed to the proxy running out of something. */
     private static boolean backendFault(Throwable cause) {
         return cause instanceof java.net.ConnectException || cause instanceof java.net.NoRouteToHostException
@@ -104,6 +114,7 @@ public final class BackendConnector implements Connector {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
+                        channels.add(channel);
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
                                 backendTls, authOptions, promise, lastIdentity::set, framed, commandsInFlight));

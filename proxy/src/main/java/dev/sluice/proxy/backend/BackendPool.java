@@ -240,8 +240,18 @@ public final class BackendPool {
 
     /** On the connection's loop: idle there, unless a session waits, which is then served first. */
     private void makeIdle(BackendConnection connection) {
+        if (closed) {
+            // The pool closed while this connection was on its way back (its reset's reply came
+            // after close() emptied the idle sets): nothing would take it or quit it from there.
+            connection.quit();
+            return;
+        }
         if (queue.isEmpty()) {
             idle.add(connection);
+            if (closed && idle.remove(connection)) {
+                connection.quit();
+                return;
+            }
             // A waiter that joined meanwhile may have looked for idle connections before this one
             // was there: it is served now, unless another thread took the connection for it.
             if (queue.isEmpty() || !idle.remove(connection)) {

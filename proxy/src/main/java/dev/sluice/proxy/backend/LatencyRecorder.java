@@ -8,7 +8,8 @@ import org.HdrHistogram.Recorder;
  * recording side ({@link Recorder} swaps buffers when a reader takes an interval). Readers get the
  * whole run and the last {@value #WINDOW_SECONDS} seconds; the window is kept as one histogram per
  * second, so {@link #roll()} must run at least once a second for it to stay exact (the stats
- * ticker does that).
+ * ticker does that). The same latencies also go into fixed {@link LatencyBuckets}, which
+ * Prometheus can add up across proxies.
  */
 public final class LatencyRecorder {
 
@@ -20,6 +21,7 @@ public final class LatencyRecorder {
     private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
     private final Histogram[] seconds = new Histogram[WINDOW_SECONDS];
     private final long[] secondOf = new long[WINDOW_SECONDS];
+    private final LatencyBuckets buckets = new LatencyBuckets();
     private Histogram interval;
 
     public LatencyRecorder() {
@@ -32,6 +34,12 @@ public final class LatencyRecorder {
     public void record(long nanos) {
         long micros = Math.max(1, Math.min(HIGHEST_MICROS, nanos / 1_000));
         recorder.recordValue(micros);
+        buckets.record(nanos);
+    }
+
+    /** The run's latencies in fixed buckets, live (since the start or the last {@link #reset()}). */
+    public LatencyBuckets buckets() {
+        return buckets;
     }
 
     /** Folds what was recorded since the last call into the run's total and the current second. */
@@ -70,6 +78,7 @@ public final class LatencyRecorder {
     public synchronized void reset() {
         interval = recorder.getIntervalHistogram(interval);
         total.reset();
+        buckets.reset();
         for (int i = 0; i < WINDOW_SECONDS; i++) {
             seconds[i].reset();
             secondOf[i] = -1;

@@ -55,7 +55,7 @@ final class CaptureObserver implements StatementObserver {
 
     @Override
     public void onSessionStart(SessionInfo session) {
-        state(session);
+        state(session, true);
     }
 
     @Override
@@ -108,7 +108,7 @@ final class CaptureObserver implements StatementObserver {
                 statement.rowsAffected = response.affectedRows();
                 statement.bytesOut = response.bytes();
                 statement.errorCode = response.isError() ? response.errorCode() : 0;
-                offer(statement);
+                offer(session, statement);
             }
         }
     }
@@ -137,7 +137,7 @@ final class CaptureObserver implements StatementObserver {
             CapturedStatement close = statement(session, command, frame, prepared, true);
             close.backend = session.backendName();
             close.startNanos = System.nanoTime();
-            offer(close);
+            offer(session, close);
         }
     }
 
@@ -237,18 +237,33 @@ final class CaptureObserver implements StatementObserver {
         return users.isEmpty() || users.contains(session.user());
     }
 
-    private void offer(CapturedStatement statement) {
+    /**
+     * Queues a statement; the session's first one carries its {@link SessionState}, read now, as
+     * the statement ended: once per session, so capture does not copy variables per statement.
+     */
+    private void offer(SessionInfo session, CapturedStatement statement) {
+        SessionCapture state = state(session);
+        if (!state.described) {
+            statement.sessionState = new SessionState(state.login, session.loginCollation(), session.changedVariables());
+        }
         if (writer.offer(statement)) {
+            state.described = true;
             stats.queued();
         } else {
+            statement.sessionState = null;
             stats.dropped();
         }
     }
 
     private SessionCapture state(SessionInfo session) {
+        return state(session, false);
+    }
+
+    /** {@code login}: the session is logging in now, so all it does is seen. */
+    private SessionCapture state(SessionInfo session, boolean login) {
         Object state = session.attributes().get(this);
         if (state == null) {
-            state = new SessionCapture(sampleRate >= 1 || ThreadLocalRandom.current().nextDouble() < sampleRate);
+            state = new SessionCapture(sampleRate >= 1 || ThreadLocalRandom.current().nextDouble() < sampleRate, login);
             session.attributes().put(this, state);
         }
         return (SessionCapture) state;

@@ -46,6 +46,8 @@ final class CapturedStatement implements StatementContext.Copy {
     /** The response's size as the backend sent it, packet headers included. */
     long bytesOut;
     int errorCode;
+    /** On the first line a session has written: how to open it again; null on the others. */
+    SessionState sessionState;
 
     CapturedStatement(int command, long sessionId, String user, SocketAddress client, String schema, byte[] text,
                       boolean truncated, DigestSource source, long statementId, int paramCount, byte[] payload,

@@ -10,7 +10,8 @@ import java.util.Map;
  * One JSON object per line. Every line has time (the start, UTC, microseconds), session, user,
  * client, schema, backend, command, sql, digest, digest_text, duration_us, rows_sent,
  * rows_affected, error, bytes_in and bytes_out; prepared-statement commands add statement_id, executes add
- * params (an array, or null with params_problem saying why); a cut command adds truncated.
+ * params (an array, or null with params_problem saying why); a cut command adds truncated; a
+ * session's first line adds session_state (what a replay needs to open the session as it was).
  */
 final class JsonLinesFormat implements CaptureFormat {
 
@@ -72,7 +73,33 @@ final class JsonLinesFormat implements CaptureFormat {
         if (s.truncated) {
             Json.field(out, "truncated").append("true");
         }
+        if (s.sessionState != null) {
+            sessionState(Json.field(out, "session_state"), s.sessionState);
+        }
         out.append("}\n");
+    }
+
+    private static void sessionState(StringBuilder out, SessionState state) {
+        out.append("{\"login\":").append(state.login());
+        if (state.collationId() >= 0) {
+            out.append(",\"collation_id\":").append(state.collationId());
+        }
+        out.append(",\"variables\":");
+        if (state.variables() == null) {
+            out.append("null");
+        } else {
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<String, String> v : state.variables().entrySet()) {
+                out.append(first ? "" : ",");
+                Json.string(out, v.getKey());
+                out.append(':');
+                Json.string(out, v.getValue());
+                first = false;
+            }
+            out.append('}');
+        }
+        out.append('}');
     }
 
     private String client(SocketAddress address) {

@@ -4,8 +4,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One session's capture state, kept in the session's attributes: whether it was sampled, and its
- * prepared statements by the id the client uses. Touched on the session's event loop only.
+ * One session's capture state, kept in the session's attributes: whether it was sampled, whether
+ * it logged in while capture ran and has had a line written yet, and its prepared statements by
+ * the id the client uses. Touched on the session's event loop only.
  */
 final class SessionCapture {
 
@@ -15,11 +16,16 @@ final class SessionCapture {
     static final int MAX_STATEMENTS = 16_384;
 
     final boolean sampled;
+    /** The session logged in while this capture ran (rather than before it started). */
+    final boolean login;
+    /** A line of this session went to the writer: its {@link SessionState} is written. */
+    boolean described;
     private final Map<Long, PreparedText> statements = new HashMap<>();
     private PreparedText lastPrepared;
 
-    SessionCapture(boolean sampled) {
+    SessionCapture(boolean sampled, boolean login) {
         this.sampled = sampled;
+        this.login = login;
     }
 
     PreparedText statement(long id) {

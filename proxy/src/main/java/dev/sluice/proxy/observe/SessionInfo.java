@@ -26,4 +26,18 @@ public interface SessionInfo {
 
     /** Per-session storage for observers (e.g. prepared statement texts by id), created on demand. */
     Map<Object, Object> attributes();
+
+    /** The collation id the client logged in with (its handshake response), or -1 when not known. */
+    default int loginCollation() {
+        return -1;
+    }
+
+    /**
+     * The session variables the client has set to other values than its login left them at, by
+     * name; null when the proxy does not follow them (only split mode reads the servers' session
+     * tracking). A fresh map each call.
+     */
+    default Map<String, String> changedVariables() {
+        return null;
+    }
 }

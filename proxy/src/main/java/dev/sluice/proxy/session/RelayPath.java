@@ -279,6 +279,11 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
     }
 
     @Override
+    public int loginCollation() {
+        return login == null ? -1 : login.charset();
+    }
+
+    @Override
     public String user() {
         return user;
     }

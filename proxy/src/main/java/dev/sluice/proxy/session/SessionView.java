@@ -57,6 +57,16 @@ final class SessionView implements KillableSession {
     }
 
     @Override
+    public int loginCollation() {
+        return path.loginCollation();
+    }
+
+    @Override
+    public Map<String, String> changedVariables() {
+        return path.changedVariables();
+    }
+
+    @Override
     public Set<String> pins() {
         return path.pins();
     }

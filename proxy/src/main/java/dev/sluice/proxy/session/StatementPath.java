@@ -5,6 +5,7 @@ import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.observe.StatementContext;
 import io.netty.buffer.ByteBuf;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -66,6 +67,19 @@ public interface StatementPath {
 
     /** How the session's backend connections log in (null in pass-through mode). */
     LoginRequest login();
+
+    /** The collation id the client logged in with (its handshake response), or -1 when not known. */
+    default int loginCollation() {
+        return -1;
+    }
+
+    /**
+     * The session variables the client has set to other values than its login left them at, by
+     * name; null when the path does not follow them. A fresh map each call.
+     */
+    default Map<String, String> changedVariables() {
+        return null;
+    }
 
     String user();
 

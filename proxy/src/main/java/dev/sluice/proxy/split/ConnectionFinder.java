@@ -255,7 +255,8 @@ final class ConnectionFinder {
         owner.bind(connection);
         if (!state.stateInitialised) {
             // The first connection tells what the login left the session at.
-            state.desired.adoptLoginValues(connection.loginValues());
+            state.loginValues = connection.loginValues();
+            state.desired.adoptLoginValues(state.loginValues);
             state.stateInitialised = true;
         }
         if (command.code() == Commands.COM_RESET_CONNECTION) {

@@ -18,7 +18,9 @@ import dev.sluice.proxy.session.CommandSession;
 import dev.sluice.proxy.session.StatementPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Split mode: each statement is routed on its own, reads outside transactions to a replica,
@@ -225,7 +227,8 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
         TrackedConnection bound = binding.connection();
         state.desired.reset(state.desired.schema());
         if (state.stateInitialised && bound != null) {
-            state.desired.adoptLoginValues(bound.loginValues());
+            state.loginValues = bound.loginValues();
+            state.desired.adoptLoginValues(state.loginValues);
         }
         if (bound != null) {
             route(new SplitCommand(Commands.COM_RESET_CONNECTION, frame, RoutedStatement.PRIMARY, null));
@@ -249,6 +252,22 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
     @Override
     public String schema() {
         return state.desired.schema();
+    }
+
+    @Override
+    public int loginCollation() {
+        return state.login().charset();
+    }
+
+    @Override
+    public Map<String, String> changedVariables() {
+        Map<String, String> changed = new TreeMap<>();
+        state.desired.variables().forEach((name, value) -> {
+            if (state.loginValues == null || !value.equals(state.loginValues.variable(name))) {
+                changed.put(name, value);
+            }
+        });
+        return changed;
     }
 
     @Override

@@ -34,6 +34,8 @@ final class SplitState {
     private LoginRequest poolLogin;
     /** The first connection told what the login left the session at. */
     boolean stateInitialised;
+    /** What the login left the session's variables at (the first connection's), once known. */
+    SessionVariables loginValues;
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     long previousStatementHold = -1;
 

@@ -1,20 +1,21 @@
 package dev.sluice.proxy.stats;
 
+import dev.sluice.proxy.backend.LatencyBuckets;
 import dev.sluice.proxy.observe.StatementContext;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The figures of one query digest, updated from every event loop at once: adders for the sums,
- * compare-and-set only when a new minimum or maximum is seen.
+ * compare-and-set only when a new minimum or maximum is seen. The count and the sum of times are
+ * the ones of its Prometheus buckets, so that /metrics and the digests table never disagree.
  */
 public final class DigestStats implements StatementContext.Tally {
 
     private final long fingerprint;
     private final String text;
     private final long firstSeenMillis;
-    private final LongAdder count = new LongAdder();
-    private final LongAdder sumNanos = new LongAdder();
+    private final LatencyBuckets buckets = new LatencyBuckets();
     private final LongAdder rowsSent = new LongAdder();
     private final LongAdder rowsAffected = new LongAdder();
     private final LongAdder errors = new LongAdder();
@@ -31,8 +32,7 @@ public final class DigestStats implements StatementContext.Tally {
     }
 
     void record(long latencyNanos, long rows, long affected, boolean error, long nowMillis) {
-        count.increment();
-        sumNanos.add(latencyNanos);
+        buckets.record(latencyNanos);
         if (rows > 0) {
             rowsSent.add(rows);
         }
@@ -65,11 +65,16 @@ public final class DigestStats implements StatementContext.Tally {
     }
 
     public long count() {
-        return count.sum();
+        return buckets.count();
     }
 
     public long sumNanos() {
-        return sumNanos.sum();
+        return buckets.sumNanos();
+    }
+
+    /** Its latencies in the buckets /metrics shows. */
+    public LatencyBuckets buckets() {
+        return buckets;
     }
 
     /** 0 before the first execution. */

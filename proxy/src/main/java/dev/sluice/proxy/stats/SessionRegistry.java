@@ -5,9 +5,11 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.internal.ThreadExecutorMap;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -41,10 +43,32 @@ public final class SessionRegistry {
 
     /** Every live session's row, by id; a loop that does not answer within the timeout leaves its sessions out. */
     public List<SessionRow> snapshot(long timeoutMillis) {
+        return snapshot(sessions.values(), timeoutMillis);
+    }
+
+    /**
+     * The rows of the {@code limit} newest sessions (highest ids), by id: a page that asks every
+     * second puts a task on the event loops per session it shows, not per session there is.
+     */
+    public List<SessionRow> newest(int limit, long timeoutMillis) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        PriorityQueue<SessionRecord> newest = new PriorityQueue<>(Comparator.comparingLong(r -> r.session.sessionId()));
+        for (SessionRecord record : sessions.values()) {
+            newest.add(record);
+            if (newest.size() > limit) {
+                newest.poll();
+            }
+        }
+        return snapshot(newest, timeoutMillis);
+    }
+
+    private static List<SessionRow> snapshot(Collection<SessionRecord> records, long timeoutMillis) {
         long now = System.currentTimeMillis();
         List<Future<SessionRow>> pending = new ArrayList<>();
         List<SessionRow> rows = new ArrayList<>();
-        for (SessionRecord record : sessions.values()) {
+        for (SessionRecord record : records) {
             if (record.loop == null || record.loop.isShuttingDown()) {
                 rows.add(record.snapshot(now));
             } else {

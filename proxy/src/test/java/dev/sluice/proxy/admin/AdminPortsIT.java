@@ -234,6 +234,20 @@ class AdminPortsIT {
         assertThat((List<?>) digests.get("digests")).hasSize(1);
         List<?> sessions = (List<?>) JsonTest.parse(AdminClients.get(http, "/api/sessions").body());
         assertThat(sessions).singleElement().satisfies(s -> assertThat(((Map<?, ?>) s).get("user")).isEqualTo("app"));
+        Map<?, ?> overview = (Map<?, ?>) JsonTest.parse(AdminClients.get(http, "/api/overview").body());
+        assertThat(overview.get("mode")).isEqualTo("split");
+        assertThat(((List<?>) overview.get("backends")).stream().map(b -> (Object) ((Map<?, ?>) b).get("name")).toList())
+                .containsExactly("primary", "replica1", "replica2");
+        assertThat(((List<?>) overview.get("backends")).stream().mapToLong(b -> (Long) ((Map<?, ?>) b).get("queries")).sum())
+                .isGreaterThanOrEqualTo(READS + MISSING_TABLE_ERRORS);
+        assertThat(overview.get("sessions")).isEqualTo(1L);
+        assertThat((List<?>) overview.get("session_rows")).singleElement()
+                .satisfies(s -> assertThat(((Map<?, ?>) s).get("user")).isEqualTo("app"));
+        assertThat((List<?>) ((Map<?, ?>) overview.get("digests")).get("top")).anySatisfy(d ->
+                assertThat(((Map<?, ?>) d).get("text")).isEqualTo("SELECT id, v FROM admin_it WHERE id = ?"));
+        HttpResponse<String> page = AdminClients.get(http, "/");
+        assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+        assertThat(page.body()).contains("<title>Sluice</title>", "fetch('api/overview'");
         Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(AdminClients.get(http, "/health").statusCode()).isEqualTo(200));
         assertThat(AdminClients.get(http, "/nope").statusCode()).isEqualTo(404);

@@ -43,4 +43,14 @@ class JsonTest {
         Table table = new Table.Builder("t").text("a").integer("b").row("x", 1).row(null, 2).build();
         assertThat(Json.write(Json.rows(table))).isEqualTo("[{\"a\":\"x\",\"b\":1},{\"a\":null,\"b\":2}]");
     }
+
+    @Test
+    void shortenCutsLongTextsWithoutSplittingASurrogatePair() {
+        assertThat(Json.shorten("SELECT 1", 8)).isEqualTo("SELECT 1");
+        assertThat(Json.shorten("SELECT 12", 8)).isEqualTo("SELEC...");
+        String emoji = "\uD83D\uDE00";
+        String cut = Json.shorten("abcd" + emoji + "efgh", 8);
+        assertThat(cut).isEqualTo("abcd...");
+        assertThat(Json.shorten("abc" + emoji + "efgh", 8)).isEqualTo("abc" + emoji + "...");
+    }
 }

@@ -45,7 +45,33 @@ class CaptureFileTest {
                 + "\"user\":\"app\",\"client\":\"127\\.0\\.0\\.1:40012\",\"schema\":\"shop\",\"backend\":\"primary\","
                 + "\"command\":\"Query\",\"sql\":\"SELECT \\*\\\\tFROM t WHERE a = 'x\\\\\"y' -- note\\\\n\","
                 + "\"digest\":\"[0-9A-F]{16}\",\"digest_text\":\"SELECT \\* FROM t WHERE a = \\?\",\"duration_us\":1500,"
-                + "\"rows_sent\":3,\"rows_affected\":0,\"error\":0,\"bytes_in\":\\d+,\"bytes_out\":100}");
+                + "\"rows_sent\":3,\"rows_affected\":0,\"error\":0,\"bytes_in\":\\d+,\"bytes_out\":100,"
+                + "\"session_state\":\\{\"login\":false,\"variables\":null}}");
+    }
+
+    @Test
+    void aSessionsFirstLineSaysHowToOpenItAgain() throws Exception {
+        CaptureHarness capture = jsonl();
+        TestSession fresh = new TestSession(1, "app", "shop").login(8, java.util.Map.of());
+        capture.start(fresh);
+        capture.run(fresh, Frames.query("SET sql_mode = 'ANSI_QUOTES'"), Frames.ok(0), 50);
+        fresh.login(8, java.util.Map.of("sql_mode", "ANSI_QUOTES"));
+        capture.run(fresh, Frames.query("SELECT 1"), Frames.rows(1), 50);
+        // Already running when capture began: what it had set comes with its first line.
+        TestSession running = new TestSession(2, "app", "shop").login(45, java.util.Map.of("time_zone", "+02:00",
+                "sql_mode", "it's \"quoted\""));
+        capture.run(running, Frames.query("SELECT 2"), Frames.rows(1), 50);
+        TestSession passThrough = new TestSession(3, null, "shop");
+        capture.run(passThrough, Frames.query("SELECT 3"), Frames.rows(1), 50);
+
+        List<String> lines = capture.finish();
+
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).endsWith(",\"session_state\":{\"login\":true,\"collation_id\":8,\"variables\":{}}}");
+        assertThat(lines.get(1)).doesNotContain("session_state");
+        assertThat(lines.get(2)).endsWith(",\"session_state\":{\"login\":false,\"collation_id\":45,"
+                + "\"variables\":{\"sql_mode\":\"it's \\\"quoted\\\"\",\"time_zone\":\"+02:00\"}}}");
+        assertThat(lines.get(3)).endsWith(",\"session_state\":{\"login\":false,\"variables\":null}}");
     }
 
     @Test

@@ -57,6 +57,11 @@ final class CaptureHarness {
         return statement.copy();
     }
 
+    /** The session logs in while capture runs. */
+    void start(TestSession session) {
+        observer().onSessionStart(session);
+    }
+
     void noResponse(TestSession session, ByteBuf frame) {
         observer().onNoResponseCommand(session, frame.getUnsignedByte(Packet.HEADER_SIZE), frame);
     }

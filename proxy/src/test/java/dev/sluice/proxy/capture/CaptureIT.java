@@ -149,6 +149,51 @@ class CaptureIT {
         assertThat(selects).anyMatch(l -> cluster.replicas().stream().anyMatch(r -> l.contains("\"backend\":\"" + r.name() + "\"")));
     }
 
+    /**
+     * A replay must open each session as it was: a split session that set variables before
+     * capture began says so on its first line, and one that logs in later says it did, with its
+     * login's collation.
+     */
+    @Test
+    void eachSessionsFirstLineCarriesWhatAReplayNeedsToOpenIt() throws Exception {
+        Path file = dir.resolve("state.jsonl");
+        SluiceConfig config = ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary())))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
+                .withCapture(CaptureConfig.jsonl(file).withEnabled(false));
+        try (ProxyServer proxy = ProxyFixture.start(config); Connection before = connect(proxy, "")) {
+            try (Statement s = before.createStatement()) {
+                s.execute("SET time_zone = '+02:00', sql_mode = 'ANSI_QUOTES'");
+            }
+            proxy.runtime().capture().enable(CaptureConfig.jsonl(file));
+            try (Statement s = before.createStatement()) {
+                s.execute("SELECT 'already running'");
+                s.execute("SELECT 'again'");
+            }
+            try (Connection after = connect(proxy, "connectionCollation=latin1_swedish_ci");
+                 Statement s = after.createStatement()) {
+                s.execute("SELECT 'logged in later'");
+            }
+            proxy.runtime().capture().disable();
+        }
+        List<String> lines = Files.readAllLines(file);
+
+        // Connector/J's own SETs at connect (autocommit, character_set_results) are among them.
+        assertThat(lines).filteredOn(l -> l.contains("already running")).singleElement().asString()
+                .contains("\"session_state\":{\"login\":false,\"collation_id\":", "\"sql_mode\":\"ANSI_QUOTES\"",
+                        "\"time_zone\":\"+02:00\"");
+        assertThat(lines).filteredOn(l -> l.contains("'again'")).singleElement().asString().doesNotContain("session_state");
+        long laterSession = lines.stream().filter(l -> l.contains("logged in later")).map(CaptureIT::session)
+                .findFirst().orElseThrow();
+        // Its first line is Connector/J's own first statement; latin1_swedish_ci is collation 8.
+        assertThat(lines).filteredOn(l -> session(l) == laterSession).first().asString()
+                .contains("\"session_state\":{\"login\":true,\"collation_id\":8,\"variables\":{");
+    }
+
+    private static long session(String line) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"session\":(\\d+)").matcher(line);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
     @Test
     void passwordsNeverReachTheFile() throws Exception {
         Path file = dir.resolve("c.jsonl");

@@ -22,6 +22,8 @@ final class TestSession implements SessionInfo {
     private final StatementContext sql = new StatementContext(new SqlReaders(), 45);
     private String characterSetClient;
     private String sqlMode;
+    private int loginCollation = -1;
+    private Map<String, String> changedVariables;
 
     TestSession(long id, String user, String schema) {
         this.id = id;
@@ -43,6 +45,13 @@ final class TestSession implements SessionInfo {
     TestSession variables(String characterSetClient, String sqlMode) {
         this.characterSetClient = characterSetClient;
         this.sqlMode = sqlMode;
+        return this;
+    }
+
+    /** What the session says it logged in with and has set since (null: not followed, as in session mode). */
+    TestSession login(int collation, Map<String, String> changed) {
+        this.loginCollation = collation;
+        this.changedVariables = changed;
         return this;
     }
 
@@ -84,5 +93,15 @@ final class TestSession implements SessionInfo {
     @Override
     public Map<Object, Object> attributes() {
         return attributes;
+    }
+
+    @Override
+    public int loginCollation() {
+        return loginCollation;
+    }
+
+    @Override
+    public Map<String, String> changedVariables() {
+        return changedVariables == null ? null : new java.util.TreeMap<>(changedVariables);
     }
 }
