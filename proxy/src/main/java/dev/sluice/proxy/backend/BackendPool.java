@@ -73,6 +73,14 @@ public final class BackendPool {
         return result;
     }
 
+    /**
+     * What {@link #acquire} would give at once, for a caller on {@code loop} whose request names no
+     * schema: an idle connection of that loop's, or null (then acquire gets one).
+     */
+    public BackendConnection takeIdle(LoginRequest request, EventLoop loop) {
+        return request.schema() == null && loop.inEventLoop() ? idle.take(loop, PoolKey.of(request), null) : null;
+    }
+
     private void acquireOnLoop(LoginRequest request, EventLoop loop, Promise<BackendConnection> result) {
         PoolKey key = PoolKey.of(request);
         BackendConnection reused = idle.take(loop, key, request.schema());

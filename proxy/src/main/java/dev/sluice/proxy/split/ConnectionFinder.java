@@ -216,6 +216,12 @@ final class ConnectionFinder {
 
     private void acquire(SplitCommand command, Backend backend, Set<Backend> avoid) {
         BackendPool pool = backends.pools().apply(backend);
+        // The common case, an idle connection on this loop, costs no promise and no listener.
+        BackendConnection idle = pool.takeIdle(state.poolLogin(), loop);
+        if (idle != null) {
+            onConnection(command, (TrackedConnection) idle, pool);
+            return;
+        }
         Future<BackendConnection> acquired = pool.acquire(state.poolLogin(), loop);
         pendingAcquire = acquired;
         acquired.addListener(done -> {

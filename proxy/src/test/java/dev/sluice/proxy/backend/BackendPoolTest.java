@@ -72,6 +72,20 @@ class BackendPoolTest {
     }
 
     @Test
+    void anIdleConnectionIsTakenAtOnceOnItsOwnLoopOnly() {
+        BackendPool pool = pool(2, 10, Duration.ofSeconds(5));
+        pool.acquire(APP, loop(loopA));
+        RelayedConnection connection = connector.complete();
+        giveBack(pool, connection);
+
+        assertThat(pool.takeIdle(APP, loop(loopB))).as("another loop's").isNull();
+        assertThat(pool.takeIdle(APP, loop(loopA))).isSameAs(connection);
+        assertThat(pool.idleCount()).isZero();
+        assertThat(pool.takeIdle(APP, loop(loopA))).as("taken").isNull();
+        assertThat(connector.pending()).as("never a login").isZero();
+    }
+
+    @Test
     void anotherLoopOpensItsOwnWhileTheCapAllows() {
         BackendPool pool = pool(2, 10, Duration.ofSeconds(5));
         pool.acquire(APP, loop(loopA));
