@@ -84,6 +84,9 @@ public final class BackendConnector {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
+                        if (backend.config().sendProxyProtocol() && request.origin() != null) {
+                            channel.pipeline().addLast("proxy-header", new ProxyHeaderWriter(request.origin()));
+                        }
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
                                 backendTls, authOptions, promise, lastIdentity::set, framed));
