@@ -166,11 +166,14 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Logs into each backend once as the first configured user, so the proxy's greeting carries the
-     * real server version from the first client on, and a backend that is down is known at once.
+     * Logs into each backend once as the first user with a password (else health.user), so the
+     * proxy's greeting carries the real server version from the first client on, and a backend that
+     * is down is known at once.
      */
     private void probeBackends() {
-        UserConfig user = dev.sluice.proxy.health.HealthChecker.account(config).orElse(null);
+        // A user's connection may serve its first session; health.user's is only a fallback.
+        UserConfig user = config.users().stream().filter(UserConfig::hasPassword).findFirst()
+                .or(() -> dev.sluice.proxy.health.HealthChecker.account(config)).orElse(null);
         if (user == null) {
             log.info("backends are first reached by the first login: no user has a password in the config (only"
                     + " password_hash) and there is no health.user to log in with before");
