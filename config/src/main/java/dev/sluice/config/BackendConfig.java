@@ -10,8 +10,11 @@ import java.util.Objects;
  * @param role           primary takes writes; replicas take reads in split mode
  * @param weight         relative share under the weighted balancer; 0 gets no new work
  * @param maxConnections the most backend connections this proxy opens to it
+ * @param sendProxyProtocol each connection opened for a client starts with a PROXY protocol v2
+ *                       header naming that client (MariaDB's proxy_protocol_networks)
  */
-public record BackendConfig(String name, HostPort address, Role role, int weight, int maxConnections) {
+public record BackendConfig(String name, HostPort address, Role role, int weight, int maxConnections,
+                            boolean sendProxyProtocol) {
 
     public static final int DEFAULT_WEIGHT = 1;
     public static final int DEFAULT_MAX_CONNECTIONS = 200;
@@ -43,6 +46,15 @@ public record BackendConfig(String name, HostPort address, Role role, int weight
             throw new IllegalArgumentException("max_connections: " + maxConnections
                     + " is out of range (expected: an integer > 0)");
         }
+    }
+
+    /** A backend that is sent no PROXY protocol header. */
+    public BackendConfig(String name, HostPort address, Role role, int weight, int maxConnections) {
+        this(name, address, role, weight, maxConnections, false);
+    }
+
+    public BackendConfig withSendProxyProtocol(boolean send) {
+        return new BackendConfig(name, address, role, weight, maxConnections, send);
     }
 
     /** A primary at this address, named after it, with default weight and connection limit. */

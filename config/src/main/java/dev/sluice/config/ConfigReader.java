@@ -20,9 +20,10 @@ final class ConfigReader {
 
     static final List<String> TOP_KEYS =
             List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops", "admin", "health",
-                    "stats", "capture");
-    static final List<String> USER_KEYS = List.of("name", "password");
-    static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections");
+                    "stats", "capture", "proxy_protocol_networks");
+    static final List<String> USER_KEYS = List.of("name", "password", "password_hash");
+    static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections",
+            "send_proxy_protocol");
     static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "primary_window",
             "gtid_wait_timeout", "rules");
     static final List<String> RULE_KEYS = List.of("match", "digest", "route");
@@ -50,6 +51,7 @@ final class ConfigReader {
         YamlMapping top = YamlMapping.open(root, "", TOP_KEYS, problems, env);
         HostPort listen = top.scalar("listen", HOST_PORT).flatMap(v -> v.convert(HostPort::parse))
                 .orElse(HostPort.defaultListen());
+        List<IpNetwork> proxyProtocolNetworks = readNetworks(top, "proxy_protocol_networks");
         List<UserConfig> users = readUsers(top);
         List<BackendConfig> backends = readBackends(top);
         RoutingConfig routing = readRouting(top.section("routing", ROUTING_KEYS), backends, users);
@@ -65,28 +67,62 @@ final class ConfigReader {
         CaptureConfig capture = new CaptureReader(problems, env, baseDir).read(top.section("capture", CaptureReader.KEYS));
         problems.throwIfAny();
         SluiceConfig config = top.build(problems.count(), () -> new SluiceConfig(listen, users, backends, routing, limits,
-                timeouts, tls, eventLoops, admin, health, stats, capture), null);
+                timeouts, tls, eventLoops, admin, health, stats, capture, proxyProtocolNetworks), null);
         problems.throwIfAny();
         return config;
+    }
+
+    private List<IpNetwork> readNetworks(YamlMapping top, String key) {
+        List<IpNetwork> networks = new ArrayList<>();
+        List<Node> items = top.list(key, "IP addresses or networks, e.g. [10.0.0.0/8, 192.168.1.7]");
+        for (int i = 0; i < items.size(); i++) {
+            YamlMapping.scalar(items.get(i), key + "[" + i + "]", IpNetwork.EXPECTED, problems, env)
+                    .flatMap(v -> v.convert(IpNetwork::parse)).ifPresent(networks::add);
+        }
+        return networks;
     }
 
     private List<UserConfig> readUsers(YamlMapping top) {
         List<UserConfig> users = new ArrayList<>();
         Map<String, Integer> firstLine = new HashMap<>();
-        List<Node> items = top.list("users", "users with name and password");
+        List<Node> items = top.list("users", "users with name and password (or password_hash)");
         for (int i = 0; i < items.size(); i++) {
             int before = problems.count();
             YamlMapping user = YamlMapping.open(items.get(i), "users[" + i + "]", USER_KEYS, problems, env);
             Optional<YamlScalar> name = user.required("name", "a user name");
-            Optional<String> password = user.required("password", "a password; write \"\" for an empty one")
-                    .map(YamlScalar::text);
             name.flatMap(YamlScalar::name).ifPresent(n -> unique(firstLine, n, name.get(), "user"));
-            UserConfig built = user.build(before, () -> new UserConfig(name.get().text(), password.get()), null);
+            Optional<UserSecret> secret = readSecret(user);
+            UserConfig built = user.build(before, () -> new UserConfig(name.get().text(), secret.get().password(),
+                    secret.get().hash()), null);
             if (built != null) {
                 users.add(built);
             }
         }
         return users;
+    }
+
+    /** One of password and password_hash, as written. */
+    private record UserSecret(String password, String hash) {
+    }
+
+    private Optional<UserSecret> readSecret(YamlMapping user) {
+        NodeTuple password = user.entry("password");
+        NodeTuple hash = user.entry("password_hash");
+        if (password != null && hash != null) {
+            problems.at(hash.getKeyNode(), user.pathOf("password_hash"), "given with password (line "
+                    + YamlMapping.line(password.getKeyNode()) + ") (expected: password or password_hash, not both)");
+            return Optional.empty();
+        }
+        if (hash != null) {
+            return user.required("password_hash", UserConfig.HASH_SHAPE)
+                    .flatMap(v -> v.convert(UserConfig::checkHash)).map(h -> new UserSecret(null, h));
+        }
+        if (password == null) {
+            user.missing("password", "a password (\"\" for an empty one) or password_hash");
+            return Optional.empty();
+        }
+        return user.required("password", "a password; write \"\" for an empty one")
+                .map(v -> new UserSecret(v.text(), null));
     }
 
     private List<BackendConfig> readBackends(YamlMapping top) {
@@ -124,6 +160,8 @@ final class ConfigReader {
                 .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(BackendConfig.DEFAULT_WEIGHT);
         int maxConnections = backend.scalar("max_connections", "an integer > 0")
                 .flatMap(v -> v.integer(1, Integer.MAX_VALUE)).orElse(BackendConfig.DEFAULT_MAX_CONNECTIONS);
+        boolean sendProxyProtocol = backend.scalar("send_proxy_protocol", "true or false")
+                .flatMap(YamlScalar::bool).orElse(false);
         if (name.isPresent() && problems.count() == before) {
             if (explicitName.isPresent()) {
                 unique(firstLine, name.get(), explicitName.get(), "backend");
@@ -135,7 +173,7 @@ final class ConfigReader {
             }
         }
         return Optional.ofNullable(backend.build(before,
-                () -> new BackendConfig(name.get(), address.get(), role, weight, maxConnections), null));
+                () -> new BackendConfig(name.get(), address.get(), role, weight, maxConnections, sendProxyProtocol), null));
     }
 
     private void unique(Map<String, Integer> firstLine, String name, YamlScalar at, String what) {

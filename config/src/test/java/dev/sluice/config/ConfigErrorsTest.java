@@ -75,7 +75,7 @@ class ConfigErrorsTest {
 
         assertThat(problems(yaml)).containsExactly(
                 "sluice.yaml:3:1: unknown key \"backend\" (expected one of: listen, users, backends, routing, limits,"
-                        + " timeouts, tls, event_loops, admin, health, stats, capture)",
+                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks)",
                 "sluice.yaml:6:3: timeouts: unknown key \"conect\" (expected one of: connect, handshake, client_idle,"
                         + " backend_queue, pool_idle, shutdown, backend_retry, query)");
     }
@@ -91,7 +91,7 @@ class ConfigErrorsTest {
                 """;
 
         assertThat(problems(yaml)).containsExactly(
-                "sluice.yaml:2:5: users[0]: missing key \"password\" (expected: a password; write \"\" for an empty one)",
+                "sluice.yaml:2:5: users[0]: missing key \"password\" (expected: a password (\"\" for an empty one) or password_hash)",
                 "sluice.yaml:4:5: backends[0]: missing key \"address\" (expected: host:port)");
         assertThat(problem("listen: 0.0.0.0:4040\n")).isEqualTo(
                 "sluice.yaml:1:1: missing key \"backends\" (expected: a list of backends, at least one)");
@@ -113,14 +113,14 @@ class ConfigErrorsTest {
                 "sluice.yaml:2:3: backends: found a mapping (expected: a list of backends, each with an address)");
         assertThat(problem("backends:\n  - db:3306\n")).isEqualTo(
                 "sluice.yaml:2:5: backends[0]: found \"db:3306\" (expected: a mapping with keys name, address, role,"
-                        + " weight, max_connections)");
+                        + " weight, max_connections, send_proxy_protocol)");
         assertThat(problem("backends:\n  - address: [db, 3306]\n")).isEqualTo(
                 "sluice.yaml:2:14: backends[0].address: found a list (expected: host:port)");
         assertThat(problem("backends: [{address: \"db:1\"}]\ntls: true\n")).isEqualTo(
                 "sluice.yaml:2:6: tls: found \"true\" (expected: a mapping with keys client, backend)");
         assertThat(problem("backends: [{address: \"db:1\"}]\n? [a, b]\n: c\n")).isEqualTo(
                 "sluice.yaml:2:3: found a list as a key (expected one of: listen, users, backends, routing, limits,"
-                        + " timeouts, tls, event_loops, admin, health, stats, capture)");
+                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks)");
     }
 
     @Test
@@ -318,7 +318,7 @@ class ConfigErrorsTest {
     void selfReferencingAnchorsEndInAnErrorNotALoop() {
         assertThat(problem("backends: &b [*b]\n")).isEqualTo(
                 "sluice.yaml:1:11: backends[0]: found a list (expected: a mapping with keys name, address, role,"
-                        + " weight, max_connections)");
+                        + " weight, max_connections, send_proxy_protocol)");
         assertThat(problem("backends: [{address: \"db:1\"}]\ntls: &t {client: *t}\n")).isEqualTo(
                 "sluice.yaml:2:10: tls.client: unknown key \"client\" (expected one of: enabled, cert, key, required)");
     }

@@ -18,6 +18,7 @@ import dev.sluice.proxy.frontend.ConnectionGate;
 import dev.sluice.proxy.frontend.HandshakeTimeout;
 import dev.sluice.proxy.frontend.LoginPacketLimit;
 import dev.sluice.proxy.frontend.PassThroughLogin;
+import dev.sluice.proxy.frontend.ProxyHeaders;
 import dev.sluice.proxy.frontend.ProxyLogin;
 import dev.sluice.proxy.routing.SessionRouter;
 import dev.sluice.proxy.routing.SplitRouter;
@@ -138,6 +139,7 @@ public final class ProxyServer implements AutoCloseable {
                         SluiceConfig current = runtime.config();
                         HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake(),
                                 current.timeouts().clientIdle());
+                        ProxyHeaders.install(channel, current, runtime.stats());
                         if (runtime.clientTls() != null) {
                             channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
                         }
@@ -166,11 +168,19 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Logs into each backend once as the first configured user, so the proxy's greeting carries the
-     * real server version from the first client on, and a backend that is down is known at once.
+     * Logs into each backend once as the first user with a password (else health.user), so the
+     * proxy's greeting carries the real server version from the first client on, and a backend that
+     * is down is known at once.
      */
     private void probeBackends() {
-        UserConfig user = config.users().get(0);
+        // A user's connection may serve its first session; health.user's is only a fallback.
+        UserConfig user = config.users().stream().filter(UserConfig::hasPassword).findFirst()
+                .or(() -> dev.sluice.proxy.health.HealthChecker.account(config)).orElse(null);
+        if (user == null) {
+            log.info("backends are first reached by the first login: no user has a password in the config (only"
+                    + " password_hash) and there is no health.user to log in with before");
+            return;
+        }
         for (Backend backend : runtime.backends()) {
             BackendPool pool = runtime.pool(backend);
             LoginRequest probe = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),

@@ -87,8 +87,8 @@ public final class AdminServices implements AutoCloseable {
         runtime.addObserver(stats);
         ticker = adminGroup.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         if (runtime.config().health().enabled() && HealthChecker.account(runtime.config()).isEmpty()) {
-            log.warn("health checks are off: they need an account (health.user and health.password, or a users entry)"
-                    + " and the proxy runs pass-through auth");
+            log.warn("health checks are off: they need an account with a password (health.user and health.password, or"
+                    + " a users entry with password, not only password_hash)");
         }
         health.start();
         AdminConfig admin = runtime.config().admin();

@@ -118,7 +118,7 @@ public final class BackendPool {
      */
     public Future<BackendConnection> acquire(LoginRequest request, EventLoop loop) {
         Promise<BackendConnection> result = loop.newPromise();
-        PoolKey key = PoolKey.of(request);
+        PoolKey key = PoolKey.of(request, backend.config().sendProxyProtocol());
         BackendConnection reused = takeIdle(key, request.schema(), loop);
         if (reused != null) {
             selectSchema(reused, request.schema(), result);

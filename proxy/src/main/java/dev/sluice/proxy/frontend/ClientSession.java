@@ -11,6 +11,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.kill.KillCommand;
 import dev.sluice.proxy.command.ClientCommand;
@@ -164,7 +165,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
 
     @Override
     public java.net.SocketAddress clientAddress() {
-        return client.remoteAddress();
+        return ClientOrigin.of(client).source();
     }
 
     @Override
@@ -270,7 +271,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (login != null && (name == null || runtime.user(name).isEmpty())) {
             frame.release();
             answerItself(ctx, OwnAnswer.error(Replies.ACCESS_DENIED, "28000", "Access denied for user '" + name + "'@'"
-                    + ProxyLogin.host(ctx) + "' (using password: YES)"));
+                    + ClientOrigin.of(ctx.channel()).host() + "' (using password: YES)"));
             return;
         }
         changingTo = name;
@@ -442,7 +443,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
         if (ended) {
             return;
         }
-        log.info("session {}: {}", client.remoteAddress(), reason);
+        log.info("session {}: {}", ClientOrigin.of(client), reason);
         ended = true;
         if (pending > 0 && !responseStarted) {
             // A response never began, so an ERR with sequence id 1 is exactly what the client expects.
@@ -497,7 +498,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         runtime.stats().protocolError();
-        log.debug("session {} failed", client.remoteAddress(), cause);
+        log.debug("session {} failed", ClientOrigin.of(client), cause);
         if (!ended && cause instanceof io.netty.handler.codec.TooLongFrameException) {
             tooLarge(ctx);
         } else if (!ended) {

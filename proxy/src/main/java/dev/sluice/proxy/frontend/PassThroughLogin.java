@@ -15,6 +15,8 @@ import dev.sluice.proxy.backend.BackendIdentity;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.CapabilityPolicy;
+import dev.sluice.proxy.backend.ProxyHeaderWriter;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -94,6 +96,10 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                         @Override
                         protected void initChannel(Channel channel) {
                             backendChannel = channel;
+                            if (backend.config().sendProxyProtocol()) {
+                                channel.pipeline().addLast("proxy-header",
+                                        new ProxyHeaderWriter(ClientOrigin.of(client)));
+                            }
                             channel.pipeline().addLast("frames", new RawPacketDecoder());
                             channel.pipeline().addLast("login", new BackendSide());
                         }

@@ -47,13 +47,16 @@ public final class HealthChecker implements AutoCloseable {
         this.config = runtime.config().health();
     }
 
-    /** The account checks log in as, or empty when there is none (pass-through auth and no health.user). */
+    /**
+     * The account checks log in as: health.user, else the first of users with a password (one
+     * known only by its password_hash cannot log in before a client has); empty when there is none.
+     */
     public static Optional<UserConfig> account(SluiceConfig config) {
         HealthConfig health = config.health();
         if (health.user().isPresent()) {
             return Optional.of(new UserConfig(health.user().get(), health.password().orElse("")));
         }
-        return config.users().stream().findFirst();
+        return config.users().stream().filter(UserConfig::hasPassword).findFirst();
     }
 
     /** Starts checking; every interval from now on (the first check at once). */

@@ -16,6 +16,7 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.backend.SessionVariables;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.kill.KillCommand;
@@ -159,7 +160,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public java.net.SocketAddress clientAddress() {
-        return client.remoteAddress();
+        return ClientOrigin.of(client).source();
     }
 
     @Override
@@ -539,7 +540,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         BackendPool pool = runtime.pool(backend);
         if (poolLogin == null) {
             // No schema: a replica may not have it yet; ConnectionSetup selects it, or reroutes.
-            poolLogin = new LoginRequest(login.user(), login.password(), login.responseShaping(), login.charset(), null);
+            poolLogin = login.withSchema(null);
         }
         Future<BackendConnection> acquired = pool.acquire(poolLogin, client.eventLoop());
         pendingAcquire = acquired;
@@ -849,7 +850,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void onBackendLost(String reason) {
-        log.info("session {}: {}", client.remoteAddress(), reason);
+        log.info("session {}: {}", ClientOrigin.of(client), reason);
         Backend lost = currentBackend;
         binding.drop();
         if (phase == Phase.IN_FLIGHT && !responseStarted && !retried && current != null
@@ -898,14 +899,14 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     // ---- the proxy's own answers ----
 
     @Override
-    public void startOver(String user, byte[] password, String schema, int charset) {
+    public void startOver(String user, dev.sluice.protocol.auth.Credential credential, String schema, int charset) {
         binding.releaseForGood();
         statements.closeAll();
         desired.reset(schema);
         lastInsertId.reset();
         carriedError.reset();
         stateInitialised = false;
-        login = new LoginRequest(user, password, login.responseShaping(), charset, schema);
+        login = login.as(user, credential, charset, schema);
         poolLogin = null;
     }
 
@@ -1027,7 +1028,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.debug("session {} failed", client.remoteAddress(), cause);
+        log.debug("session {} failed", ClientOrigin.of(client), cause);
         if (phase != Phase.ENDED) {
             end(0, 1047, "08S01", "Malformed packet: " + cause.getMessage());
         }
