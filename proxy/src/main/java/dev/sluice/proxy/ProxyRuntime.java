@@ -62,6 +62,10 @@ public final class ProxyRuntime {
     /** Its limit is the starting config's. */
     private final MemoryBudget bufferedMemory;
     private volatile boolean shuttingDown;
+    /** Why no role auto backend takes writes now (two writable, none), or null; set by the health checks. */
+    private volatile String noPrimaryReason;
+    /** Tells the health checks a backend refused a write as read_only; theirs to install. */
+    private volatile java.util.function.Consumer<Backend> readOnlySeen = backend -> { };
     private final dev.sluice.proxy.capture.CaptureControl capture;
     private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -337,6 +341,27 @@ public final class ProxyRuntime {
 
     public boolean shuttingDown() {
         return shuttingDown;
+    }
+
+    /** Why no {@code role: auto} backend takes writes now, or null when one does (or none is auto). */
+    public String noPrimaryReason() {
+        return noPrimaryReason;
+    }
+
+    public void noPrimaryReason(String reason) {
+        this.noPrimaryReason = reason;
+    }
+
+    /**
+     * A {@code role: auto} backend taken for the primary refused a write with ER_OPTION_PREVENTS_STATEMENT
+     * (read_only): the health checks take it for a replica at once and check every backend again.
+     */
+    public void readOnlySeen(Backend backend) {
+        readOnlySeen.accept(backend);
+    }
+
+    public void onReadOnlySeen(java.util.function.Consumer<Backend> handler) {
+        this.readOnlySeen = handler;
     }
 
     void shuttingDown(boolean value) {
