@@ -100,6 +100,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private boolean retried;
     /** The pool's answer this session's statement waits for, if it waits. */
     private Future<BackendConnection> pendingAcquire;
+    /** How long the statement being routed may still wait for a backend (timeouts.primary_wait). */
+    private final PrimaryWait primaryWait;
+    /** A write's read_only refusal by a backend that was the primary until now, held back to run it again. */
+    private final ReadOnlyRefusal readOnlyRefusal = new ReadOnlyRefusal();
 
     private Phase phase = Phase.IDLE;
     private boolean stateInitialised;
@@ -136,6 +140,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
         this.readYourWrites = new ReadYourWrites(runtime.config().routing());
         this.readBacks = new ReadBacks(desired, readYourWrites);
+        this.primaryWait = new PrimaryWait(runtime);
         this.changeUser = new ChangeUserFlow(runtime, client, clientCapabilities, seed, secure, this);
         runtime.registerSession(sessionId, this);
         runtime.observer().onSessionStart(this);
@@ -384,6 +389,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private void route(Command command) {
         routingInterrupted = false;
         readOnlyTransactionMoves = false;
+        primaryWait.reset();
+        readOnlyRefusal.reset();
         route(command, readYourWrites.slowReplicas(System.nanoTime()));
     }
 
@@ -448,8 +455,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         Backend backend = (toReplica ? runtime.splitRouter().replica(avoid) : java.util.Optional.<Backend>empty())
                 .or(() -> runtime.splitRouter().primary(avoid)).orElse(null);
         if (backend == null) {
-            failCommand(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
-                    "No backend available for this statement: " + primaryState());
+            waitForBackend(command);
             return;
         }
         acquire(command, backend, avoid);
@@ -480,14 +486,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
      * runs. Reads before it saw the replica's snapshot.
      */
     private void commitReplicaTransaction(Command command, Set<Backend> avoid, boolean restart) {
+        Backend on = binding.connection().backend();
         binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
-            if (stillRouting(command)) {
-                binding.transactionEnded();
-                // Even if the last read left something the next statement might ask for there.
-                binding.releaseUnlessTied();
-                readOnlyTransactionMoves = restart;
-                route(command, avoid);
+            if (!stillRouting(command)) {
+                return;
             }
+            binding.transactionEnded();
+            if (done.isError()) {
+                // A primary turned replica under a transaction that wrote refuses its COMMIT (1290) and
+                // rolls it back: the client must hear so, not see its next statement succeed.
+                routing = null;
+                failCommand(command, done.errorCode(), done.sqlState(), "Sluice could not end the transaction on "
+                        + on.name() + " before this statement: " + done.errorMessage());
+                return;
+            }
+            // Even if the last read left something the next statement might ask for there.
+            binding.releaseUnlessTied();
+            readOnlyTransactionMoves = restart;
+            route(command, avoid);
         });
     }
 
@@ -548,6 +564,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                         acquire(command, other, tried);
                         return;
                     }
+                }
+                if (PrimaryWait.worthWaiting(done.cause()) && primaryWait.retryLater(client.eventLoop(), () -> retryRouting(command))) {
+                    return;
                 }
                 BackendLoginException e = done.cause() instanceof BackendLoginException failure ? failure : null;
                 failCommand(command, e == null ? BackendLoginException.BACKEND_UNAVAILABLE : e.errorCode(),
@@ -670,6 +689,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void onResponseBytes(ByteBuf bytes) {
+        if (current != null && readOnlyRefusal.hold(bytes, !responseStarted, current.code(), mayRunAgain(current),
+                currentBackend)) {
+            return;
+        }
         if (!responseStarted && current != null && current.code() == Commands.COM_STMT_PREPARE) {
             statements.rewritePrepareOk(bytes);
         }
@@ -698,6 +721,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
+        if (readOnlyRefusal.holding()) {
+            if (response.isError() && response.errorCode() == ReadOnlyRefusal.OPTION_PREVENTS_STATEMENT) {
+                runOnNextPrimary();
+                return;
+            }
+            client.write(readOnlyRefusal.take(), client.voidPromise());
+        }
         Object forObserver = token;
         token = null;
         tokenObserver.onResponse(this, forObserver, command, currentBackend,
@@ -813,14 +843,55 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         return frame.toString(offset, frame.writerIndex() - offset, sql.charset());
     }
 
-    /** Why no primary can take the statement, naming each primary. */
-    private String primaryState() {
-        StringBuilder text = new StringBuilder("no primary is up (");
-        runtime.backends().stream().filter(Backend::isPrimary).forEach(b -> text.append(text.length() > 20 ? "; " : "")
-                .append(b.name()).append(' ').append(b.config().address()).append(": ")
-                .append(b.state() != Backend.State.ONLINE ? b.state().name().toLowerCase(java.util.Locale.ROOT)
-                        : b.lastConnectError() != null ? b.lastConnectError() : "unavailable"));
-        return text.append(')').toString();
+    /** No backend can take the statement now: it waits for one (timeouts.primary_wait), then fails. */
+    private void waitForBackend(Command command) {
+        if (!primaryWait.retryLater(client.eventLoop(), () -> retryRouting(command))) {
+            failCommand(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01", primaryWait.failure());
+        }
+    }
+
+    private void retryRouting(Command command) {
+        if (stillRouting(command)) {
+            route(command, readYourWrites.slowReplicas(System.nanoTime()));
+        }
+    }
+
+    /**
+     * Whether the statement in flight may run again elsewhere if its backend refuses it as read_only:
+     * it runs on its own (autocommit, no transaction), and nothing of the session's is tied to its connection.
+     */
+    private boolean mayRunAgain(Command command) {
+        return command.route().write() && !binding.inTransaction() && !binding.pinned()
+                && !Boolean.FALSE.equals(autocommit());
+    }
+
+    /**
+     * The backend taken for the primary refused the write as read_only: it did not run. The health
+     * checks take that backend for a replica from now on, and the write goes to the next primary
+     * (waiting for one if none is known yet). The client never sees the refusal.
+     */
+    private void runOnNextPrimary() {
+        Command again = current;
+        Backend refused = currentBackend;
+        current = null;
+        token = null;
+        readOnlyRefusal.retried();
+        runtime.stats().readOnlyRetried();
+        runtime.readOnlySeen(refused);
+        if (lastInsertId.unresolvedOn(binding.holdCount())) {
+            // The write before it, on the same connection, may have made the session's LAST_INSERT_ID().
+            phase = Phase.ROUTING;
+            routing = again;
+            askLastInsertId(() -> {
+                if (stillRouting(again)) {
+                    binding.releaseUnlessTied();
+                    route(again, Set.of(refused));
+                }
+            });
+            return;
+        }
+        binding.releaseUnlessTied();
+        route(again, Set.of(refused));
     }
 
     private Boolean autocommit() {
@@ -999,6 +1070,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             current.frame().release();
             current = null;
         }
+        readOnlyRefusal.release();
         releaseHeldCommand();
         statements.closeAll();
         binding.releaseForGood();
