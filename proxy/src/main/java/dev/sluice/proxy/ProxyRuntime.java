@@ -51,6 +51,8 @@ public final class ProxyRuntime {
     private final AtomicInteger clientConnections = new AtomicInteger();
     private final AtomicLong connectionIds = new AtomicLong();
     private final ProxyStats stats = new ProxyStats();
+    /** Writes acknowledged to clients, for reads on other connections that must see them. */
+    private final dev.sluice.proxy.gtid.AcknowledgedWrites acknowledgedWrites = new dev.sluice.proxy.gtid.AcknowledgedWrites();
     /**
      * Users who passed caching_sha2_password full authentication since this proxy started: like
      * MySQL's cache, later logins may use fast authentication. Per proxy, as MySQL's is per server
@@ -308,6 +310,11 @@ public final class ProxyRuntime {
 
     public ProxyStats stats() {
         return stats;
+    }
+
+    /** The GTIDs and times of writes acknowledged to clients, per user and overall (read_your_writes_scope). */
+    public dev.sluice.proxy.gtid.AcknowledgedWrites acknowledgedWrites() {
+        return acknowledgedWrites;
     }
 
     public boolean passThroughAuth() {

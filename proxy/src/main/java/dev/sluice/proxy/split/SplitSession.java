@@ -138,7 +138,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         this.desired = new SessionVariables(schema);
         this.sql = new StatementContext(login.charset());
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
-        this.readYourWrites = new ReadYourWrites(runtime.config().routing());
+        this.readYourWrites = new ReadYourWrites(runtime.config().routing(), runtime.acknowledgedWrites(), this::user);
         this.readBacks = new ReadBacks(desired, readYourWrites);
         this.primaryWait = new PrimaryWait(runtime);
         this.changeUser = new ChangeUserFlow(runtime, client, clientCapabilities, seed, secure, this);

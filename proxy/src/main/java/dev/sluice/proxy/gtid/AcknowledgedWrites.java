@@ -1,0 +1,98 @@
+package dev.sluice.proxy.gtid;
+
+import dev.sluice.config.RoutingConfig.ReadYourWritesScope;
+import dev.sluice.proxy.backend.Backend;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * What the proxy has told clients was written, shared by the sessions of every event loop, for
+ * reads that must see writes made on other connections ({@code read_your_writes_scope: user} or
+ * {@code global}): the GTID of the latest write acknowledged to each user and to anyone, when the
+ * latest write was, and how far each replica is known to have applied. Owned by the runtime. Every
+ * update is a compare-and-set that allocates only when the position moves on: no lock on the
+ * event loops' path.
+ */
+public final class AcknowledgedWrites {
+
+    private static final long NEVER = Long.MIN_VALUE;
+
+    /** One user's writes, or everyone's. */
+    private static final class Writes {
+        final AtomicReference<GtidPosition> position = new AtomicReference<>(GtidPosition.EMPTY);
+        final AtomicLong lastWriteNanos = new AtomicLong(NEVER);
+    }
+
+    private final Writes everyone = new Writes();
+    /** By user name: the proxy authenticates its users itself, so there are as many as the config has. */
+    private final ConcurrentHashMap<String, Writes> byUser = new ConcurrentHashMap<>();
+    /** What each replica is known to have applied, from the waits that succeeded there. */
+    private final ConcurrentHashMap<Backend, AtomicReference<GtidPosition>> applied = new ConcurrentHashMap<>();
+
+    /** A write of {@code user}'s succeeded on a primary. */
+    public void wrote(String user, long nowNanos) {
+        latest(everyone.lastWriteNanos, nowNanos);
+        latest(writes(user).lastWriteNanos, nowNanos);
+    }
+
+    /** The server reported the GTID of a write it ran for {@code user} (last_gtid in its OK). */
+    public void acknowledged(String user, Gtid gtid) {
+        advance(everyone.position, gtid);
+        advance(writes(user).position, gtid);
+    }
+
+    /** The writes a read in {@code scope} must see: the latest acknowledged to {@code user}, or to anyone. */
+    public GtidPosition position(ReadYourWritesScope scope, String user) {
+        if (scope == ReadYourWritesScope.GLOBAL) {
+            return everyone.position.get();
+        }
+        Writes mine = byUser.get(user);
+        return mine == null ? GtidPosition.EMPTY : mine.position.get();
+    }
+
+    /** Whether the latest write in {@code scope} was less than {@code windowNanos} ago. */
+    public boolean wroteWithin(ReadYourWritesScope scope, String user, long nowNanos, long windowNanos) {
+        Writes writes = scope == ReadYourWritesScope.GLOBAL ? everyone : byUser.get(user);
+        long last = writes == null ? NEVER : writes.lastWriteNanos.get();
+        return last != NEVER && nowNanos - last < windowNanos;
+    }
+
+    /** Whether {@code replica} is known to have applied everything up to {@code position}. */
+    public boolean hasApplied(Backend replica, GtidPosition position) {
+        AtomicReference<GtidPosition> known = applied.get(replica);
+        return position.isEmpty() || known != null && known.get().covers(position);
+    }
+
+    /** {@code replica} was shown to have applied everything up to {@code position} (MASTER_GTID_WAIT answered 0). */
+    public void caughtUp(Backend replica, GtidPosition position) {
+        AtomicReference<GtidPosition> known = applied.computeIfAbsent(replica, b -> new AtomicReference<>(GtidPosition.EMPTY));
+        GtidPosition current;
+        GtidPosition next;
+        do {
+            current = known.get();
+            next = current.merge(position);
+        } while (next != current && !known.compareAndSet(current, next));
+    }
+
+    private Writes writes(String user) {
+        Writes mine = byUser.get(user);
+        return mine != null ? mine : byUser.computeIfAbsent(user, u -> new Writes());
+    }
+
+    private static void advance(AtomicReference<GtidPosition> position, Gtid gtid) {
+        GtidPosition current;
+        GtidPosition next;
+        do {
+            current = position.get();
+            next = current.with(gtid);
+        } while (next != current && !position.compareAndSet(current, next));
+    }
+
+    private static void latest(AtomicLong last, long nowNanos) {
+        long seen;
+        do {
+            seen = last.get();
+        } while ((seen == NEVER || nowNanos - seen > 0) && !last.compareAndSet(seen, nowNanos));
+    }
+}
