@@ -4,19 +4,24 @@ import dev.sluice.config.RoutingConfig.ReadYourWritesScope;
 import dev.sluice.proxy.backend.Backend;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What the proxy has told clients was written, shared by the sessions of every event loop, for
  * reads that must see writes made on other connections ({@code read_your_writes_scope: user} or
  * {@code global}): the GTID of the latest write acknowledged to each user and to anyone, when the
- * latest write was, and how far each replica is known to have applied. Owned by the runtime. Every
- * update is a compare-and-set that allocates only when the position moves on: no lock on the
- * event loops' path.
+ * latest write was, and how far each replica is known to have applied. It also remembers which
+ * recent transactions were acknowledged, one by one, so that after a write was lost with its
+ * connection the primary's binlog can show it did not run ({@link #onlyAcknowledged}). Owned by the
+ * runtime. Every update is a compare-and-set that allocates only when a position moves on, or a
+ * plain store: no lock on the event loops' path.
  */
 public final class AcknowledgedWrites {
 
     private static final long NEVER = Long.MIN_VALUE;
+    /** Transactions remembered one by one per domain: far more than commit between a write and its loss. */
+    static final int REMEMBERED = 1 << 14;
 
     /** One user's writes, or everyone's. */
     private static final class Writes {
@@ -29,6 +34,13 @@ public final class AcknowledgedWrites {
     private final ConcurrentHashMap<String, Writes> byUser = new ConcurrentHashMap<>();
     /** What each replica is known to have applied, from the waits that succeeded there. */
     private final ConcurrentHashMap<Backend, AtomicReference<GtidPosition>> applied = new ConcurrentHashMap<>();
+    /**
+     * Per domain, the sequence numbers acknowledged lately, each in slot {@code sequence % REMEMBERED}:
+     * a slot holds exactly the sequence that was acknowledged, so an older one there never passes for it.
+     */
+    private final ConcurrentHashMap<Long, AtomicLongArray> sequences = new ConcurrentHashMap<>();
+    /** The primaries' binlog positions as the health checks read them: a floor for domains no write here reached. */
+    private final AtomicReference<GtidPosition> observed = new AtomicReference<>(GtidPosition.EMPTY);
 
     /** A write of {@code user}'s succeeded on a primary. */
     public void wrote(String user, long nowNanos) {
@@ -40,6 +52,62 @@ public final class AcknowledgedWrites {
     public void acknowledged(String user, Gtid gtid) {
         advance(everyone.position, gtid);
         advance(writes(user).position, gtid);
+        AtomicLongArray recent = sequences.get(gtid.domain());
+        if (recent == null) {
+            recent = sequences.computeIfAbsent(gtid.domain(), d -> new AtomicLongArray(REMEMBERED));
+        }
+        recent.set((int) Long.remainderUnsigned(gtid.sequence(), REMEMBERED), gtid.sequence());
+    }
+
+    /** A health check read a primary's {@code @@gtid_binlog_pos}. */
+    public void observed(GtidPosition binlogPosition) {
+        GtidPosition current;
+        GtidPosition next;
+        do {
+            current = observed.get();
+            next = current.merge(binlogPosition);
+        } while (next != current && !observed.compareAndSet(current, next));
+    }
+
+    /**
+     * A floor under every transaction that commits from now on: per domain, the latest acknowledged
+     * or seen in a primary's binlog. Taken as a write is sent; no allocation unless the health checks
+     * saw a domain the writes did not.
+     */
+    public GtidPosition floor() {
+        return everyone.position.get().merge(observed.get());
+    }
+
+    /**
+     * Whether every transaction in {@code binlog} after {@code floor} was acknowledged to a client:
+     * then a write sent after {@code floor} was taken, whose answer was lost, did not commit (it would
+     * be one of them, unacknowledged). False when it cannot be shown: a domain of the binlog the floor
+     * lacks, more transactions than are remembered, an empty binlog.
+     */
+    public boolean onlyAcknowledged(GtidPosition floor, GtidPosition binlog) {
+        if (binlog.isEmpty() || floor.isEmpty()) {
+            return false;
+        }
+        for (Gtid last : binlog.gtids()) {
+            Gtid from = floor.get(last.domain());
+            if (from == null) {
+                return false;
+            }
+            long count = last.sequence() - from.sequence();
+            if (count <= 0) {
+                continue;
+            }
+            AtomicLongArray recent = sequences.get(last.domain());
+            if (count > REMEMBERED || recent == null) {
+                return false;
+            }
+            for (long sequence = from.sequence() + 1; sequence - last.sequence() <= 0; sequence++) {
+                if (recent.get((int) Long.remainderUnsigned(sequence, REMEMBERED)) != sequence) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The writes a read in {@code scope} must see: the latest acknowledged to {@code user}, or to anyone. */

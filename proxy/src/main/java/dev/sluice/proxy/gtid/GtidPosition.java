@@ -37,6 +37,11 @@ public final class GtidPosition {
         return latest.length == 0;
     }
 
+    /** The latest transaction of each domain, by domain. */
+    public java.util.List<Gtid> gtids() {
+        return java.util.List.of(latest);
+    }
+
     /** The latest transaction of {@code domain}, or null when there is none. */
     public Gtid get(long domain) {
         for (Gtid gtid : latest) {

@@ -211,11 +211,42 @@ public final class HealthChecker implements AutoCloseable {
                 // Role auto: a writable backend is (or is about to be) a primary, whose lag means nothing.
                 boolean writer = check.backend.config().isAuto() ? Boolean.FALSE.equals(on) : check.backend.isPrimary();
                 if (writer) {
-                    check.pass(null);
+                    binlogPosition(check);
                 } else {
                     replicaStatus(check);
                 }
             });
+        });
+    }
+
+    /**
+     * A primary's {@code @@gtid_binlog_pos} (MariaDB): where its transactions stand, a floor for
+     * showing that a write lost with its connection did not run. A server without it (MySQL) is not
+     * asked again.
+     */
+    private void binlogPosition(Check check) {
+        if (!check.state.asksBinlogPosition) {
+            check.pass(null);
+            return;
+        }
+        check.state.selects.increment();
+        check.state.connection.query("SELECT @@gtid_binlog_pos").addListener(done -> {
+            if (check.over) {
+                return;
+            }
+            if (done.isSuccess() && ((QueryResult) done.getNow()).isError()) {
+                check.state.asksBinlogPosition = false;
+            } else if (check.failed(done, "SELECT @@gtid_binlog_pos")) {
+                return;
+            } else {
+                try {
+                    runtime.acknowledgedWrites().observed(dev.sluice.proxy.gtid.GtidPosition.parse(
+                            ((QueryResult) done.getNow()).first("@@gtid_binlog_pos")));
+                } catch (IllegalArgumentException e) {
+                    check.state.asksBinlogPosition = false;
+                }
+            }
+            check.pass(null);
         });
     }
 

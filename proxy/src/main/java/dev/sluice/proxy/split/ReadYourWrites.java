@@ -60,12 +60,11 @@ final class ReadYourWrites {
         if (gtid != null && !gtid.isEmpty() && !gtid.equals(lastGtid)) {
             lastGtid = gtid;
             caughtUp.clear();
-            if (scope != ReadYourWritesScope.SESSION) {
-                try {
-                    shared.acknowledged(user.get(), Gtid.parse(gtid));
-                } catch (IllegalArgumentException notMariaDb) {
-                    // Not a MariaDB GTID (another server's variable of that name): nothing to wait for by it.
-                }
+            try {
+                // Whatever the scope: a write lost later with its connection is shown not to have run by these.
+                shared.acknowledged(user.get(), Gtid.parse(gtid));
+            } catch (IllegalArgumentException notMariaDb) {
+                // Not a MariaDB GTID (another server's variable of that name): nothing to wait for by it.
             }
         }
     }

@@ -104,6 +104,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private final PrimaryWait primaryWait;
     /** A write's read_only refusal by a backend that was the primary until now, held back to run it again. */
     private final ReadOnlyRefusal readOnlyRefusal = new ReadOnlyRefusal();
+    /** An autocommit write lost with its connection, run again only once the primary shows it did not run. */
+    private final LostWrite lostWrite;
 
     private Phase phase = Phase.IDLE;
     private boolean stateInitialised;
@@ -141,6 +143,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         this.readYourWrites = new ReadYourWrites(runtime.config().routing(), runtime.acknowledgedWrites(), this::user);
         this.readBacks = new ReadBacks(desired, readYourWrites);
         this.primaryWait = new PrimaryWait(runtime);
+        this.lostWrite = new LostWrite(runtime);
         this.changeUser = new ChangeUserFlow(runtime, client, clientCapabilities, seed, secure, this);
         runtime.registerSession(sessionId, this);
         runtime.observer().onSessionStart(this);
@@ -391,6 +394,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         readOnlyTransactionMoves = false;
         primaryWait.reset();
         readOnlyRefusal.reset();
+        lostWrite.reset();
         route(command, readYourWrites.slowReplicas(System.nanoTime()));
     }
 
@@ -580,6 +584,20 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private void onConnection(Command command, BackendConnection connection, BackendPool pool) {
         binding.hold(connection, pool);
         connection.listener(this);
+        if (lostWrite.pending()) {
+            lostWrite.verify(connection, () -> {
+                if (stillRouting(command)) {
+                    onConnection(command, connection, pool);
+                }
+            }, unknown -> {
+                if (stillRouting(command)) {
+                    routing = null;
+                    binding.releaseUnlessTied();
+                    failCommand(command, Replies.BACKEND_LOST, "08S01", unknown);
+                }
+            });
+            return;
+        }
         // A client that cannot take more bytes now would otherwise get the response unthrottled.
         connection.channel().config().setAutoRead(client.isWritable());
         connection.stripSessionState(!Capabilities.has(clientCapabilities, Capabilities.CLIENT_SESSION_TRACK));
@@ -676,6 +694,8 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             QueryTimeout.arm(runtime, this, responsesDone, runtime.config().timeouts().query());
         }
         responseStarted = false;
+        lostWrite.sent(mayRunAgain(command) && (command.code() == Commands.COM_QUERY
+                || command.code() == Commands.COM_STMT_EXECUTE), connection);
         readBacks.statementSent();
         connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
@@ -905,14 +925,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         Backend lost = currentBackend;
         binding.drop();
         if (phase == Phase.IN_FLIGHT && !responseStarted && !retried && current != null
-                && current.route().target() == Target.REPLICA && !binding.inTransaction() && !binding.pinned()
-                && lost != null && !lost.isPrimary()) {
-            // An autocommit read whose replica died before answering: once more, elsewhere.
+                && current.route().target() == Target.REPLICA && !current.route().write() && !binding.inTransaction()
+                && !binding.pinned() && lost != null) {
+            // An autocommit read whose backend died before answering: once more, elsewhere (or on
+            // the primary once it is back, within primary_wait).
             retried = true;
             Command again = current;
             current = null;
             token = null;
             route(again, Set.of(lost));
+            return;
+        }
+        if (phase == Phase.IN_FLIGHT && !responseStarted && current != null && !binding.inTransaction()
+                && !binding.pinned() && lostWrite.lost()) {
+            // An autocommit write that may or may not have run: it runs again only where it is shown it did not.
+            Command again = current;
+            current = null;
+            token = null;
+            route(again, Set.of());
             return;
         }
         if (binding.inTransaction() || binding.pinned()) {

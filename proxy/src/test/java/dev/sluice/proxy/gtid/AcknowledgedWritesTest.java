@@ -80,4 +80,46 @@ class AcknowledgedWritesTest {
         assertThat(writes.position(ReadYourWritesScope.GLOBAL, "app").get(0).sequence()).isEqualTo((long) each * threads + 3);
         assertThat(writes.position(ReadYourWritesScope.USER, "app").get(0).sequence()).isEqualTo((long) each * threads + 2);
     }
+
+    /** A write lost after {@code floor} did not run when every transaction after the floor was someone's acknowledged write. */
+    @Test
+    void onlyAcknowledgedTransactionsAfterTheFloorProveALostWriteDidNotRun() {
+        writes.acknowledged("app", Gtid.parse("0-1-10"));
+        GtidPosition floor = writes.floor();
+        assertThat(floor.toString()).isEqualTo("0-1-10");
+        writes.acknowledged("app", Gtid.parse("0-1-12"));
+        writes.acknowledged("report", Gtid.parse("0-1-11"));
+
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-10"))).as("nothing after the floor").isTrue();
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-12"))).as("11 and 12 were told to clients").isTrue();
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-13"))).as("13 may be the lost write").isFalse();
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-12,1-1-1"))).as("a domain the floor lacks")
+                .isFalse();
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.EMPTY)).as("no binlog: nothing to go by").isFalse();
+        assertThat(writes.onlyAcknowledged(GtidPosition.EMPTY, GtidPosition.parse("0-1-12"))).isFalse();
+    }
+
+    @Test
+    void theFloorTakesDomainsTheHealthChecksSawAndNoWriteReached() {
+        writes.acknowledged("app", Gtid.parse("0-1-10"));
+        writes.observed(GtidPosition.parse("0-1-8,3-1-40"));
+        GtidPosition floor = writes.floor();
+        assertThat(floor.toString()).isEqualTo("0-1-10,3-1-40");
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-10,3-1-40"))).isTrue();
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-10,3-1-41"))).isFalse();
+    }
+
+    @Test
+    void aGapLongerThanWhatIsRememberedCannotBeShown() {
+        writes.acknowledged("app", Gtid.parse("0-1-1"));
+        GtidPosition floor = writes.floor();
+        for (long i = 2; i <= AcknowledgedWrites.REMEMBERED + 2; i++) {
+            writes.acknowledged("app", new Gtid(0, 1, i));
+        }
+        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-" + (AcknowledgedWrites.REMEMBERED + 2))))
+                .isFalse();
+        GtidPosition recent = GtidPosition.parse("0-1-" + AcknowledgedWrites.REMEMBERED);
+        assertThat(writes.onlyAcknowledged(recent, GtidPosition.parse("0-1-" + (AcknowledgedWrites.REMEMBERED + 2))))
+                .isTrue();
+    }
 }
