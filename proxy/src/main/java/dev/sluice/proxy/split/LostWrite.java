@@ -76,9 +76,10 @@ final class LostWrite {
      * {@code notRun} to send it again, or {@code unknown} with the client's message.
      */
     void verify(BackendConnection connection, Runnable notRun, Consumer<String> unknown) {
+        // Still pending until answered: if this connection is lost too, the next one asks again.
         Sent write = lost;
-        lost = null;
         if (connection.backend() != write.backend()) {
+            lost = null;
             unknown.accept(message(write, "it may have run on " + write.backend().name() + ", and the next primary is "
                     + connection.backend().name()));
             runtime.stats().lostWriteUnknown();
@@ -89,6 +90,7 @@ final class LostWrite {
                 + write.threadId() + "), CONNECTION_ID()";
         String[] answer = new String[4];
         connection.sendOwnQuery(sql, row -> ConnectionSetup.columns(row, 4).toArray(answer), response -> {
+            lost = null;
             String why = response.isError() ? "the server could not say (" + response.errorMessage() + ")"
                     : whyUnknown(write, answer);
             if (why == null) {

@@ -1,6 +1,5 @@
 package dev.sluice.proxy.split;
 
-import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.proxy.backend.Backend;
 import io.netty.buffer.ByteBuf;
@@ -23,6 +22,8 @@ final class ReadOnlyRefusal {
 
     private CompositeByteBuf held;
     private int retries;
+    /** The statement in flight may run again elsewhere if it is refused so. */
+    private boolean mayRetry;
 
     /** A new statement: it has not been refused yet. */
     void reset() {
@@ -30,14 +31,19 @@ final class ReadOnlyRefusal {
     }
 
     /**
-     * Whether these response bytes are held back: the first bytes of the response to {@code command}
-     * (a statement that may run again: autocommit, nothing tied to its connection) on {@code backend},
-     * and an ERR 1290; or bytes of a response already held.
+     * A statement goes out to {@code backend}; {@code mayRunAgain}: a write of its own (autocommit,
+     * nothing tied to its connection) that could run on another connection.
      */
-    boolean hold(ByteBuf bytes, boolean first, int command, boolean mayRunAgain, Backend backend) {
-        if (held == null && !(first && mayRunAgain && retries < MAX_RETRIES && backend != null
-                && backend.config().isAuto() && (command == Commands.COM_QUERY || command == Commands.COM_STMT_EXECUTE)
-                && isReadOnlyRefusal(bytes))) {
+    void sent(boolean mayRunAgain, Backend backend) {
+        mayRetry = mayRunAgain && retries < MAX_RETRIES && backend.config().isAuto();
+    }
+
+    /**
+     * Whether these response bytes are held back: the {@code first} bytes of the response to a
+     * statement that may run again, and an ERR 1290; or bytes of a response already held.
+     */
+    boolean hold(ByteBuf bytes, boolean first) {
+        if (held == null && !(first && mayRetry && isReadOnlyRefusal(bytes))) {
             return false;
         }
         if (held == null) {

@@ -694,8 +694,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             QueryTimeout.arm(runtime, this, responsesDone, runtime.config().timeouts().query());
         }
         responseStarted = false;
-        lostWrite.sent(mayRunAgain(command) && (command.code() == Commands.COM_QUERY
-                || command.code() == Commands.COM_STMT_EXECUTE), connection);
+        boolean mayRunAgain = mayRunAgain(command);
+        lostWrite.sent(mayRunAgain, connection);
+        readOnlyRefusal.sent(mayRunAgain, connection.backend());
         readBacks.statementSent();
         connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
@@ -709,8 +710,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void onResponseBytes(ByteBuf bytes) {
-        if (current != null && readOnlyRefusal.hold(bytes, !responseStarted, current.code(), mayRunAgain(current),
-                currentBackend)) {
+        if (readOnlyRefusal.hold(bytes, !responseStarted)) {
             return;
         }
         if (!responseStarted && current != null && current.code() == Commands.COM_STMT_PREPARE) {
@@ -877,11 +877,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * Whether the statement in flight may run again elsewhere if its backend refuses it as read_only:
-     * it runs on its own (autocommit, no transaction), and nothing of the session's is tied to its connection.
+     * Whether a write about to be sent could run again on another connection if it turns out not to
+     * have run (refused as read_only, or lost with its connection): a statement of its own (autocommit,
+     * no transaction), with nothing of the session's tied to its connection.
      */
     private boolean mayRunAgain(Command command) {
-        return command.route().write() && !binding.inTransaction() && !binding.pinned()
+        return command.route().write() && (command.code() == Commands.COM_QUERY
+                || command.code() == Commands.COM_STMT_EXECUTE) && !binding.inTransaction() && !binding.pinned()
                 && !Boolean.FALSE.equals(autocommit());
     }
 
