@@ -285,7 +285,7 @@ public final class FailoverBench {
         Map<String, Long> errorsByMessage() {
             Map<String, Long> counts = new TreeMap<>();
             outcomes.stream().filter(o -> o.code() != 0).forEach(o -> counts.merge(o.code() + " "
-                    + o.message().substring(0, Math.min(100, o.message().length())), 1L, Long::sum));
+                    + o.message().substring(0, Math.min(240, o.message().length())), 1L, Long::sum));
             return counts;
         }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code global}): the GTID of the latest write acknowledged to each user and to anyone, when the
  * latest write was, and how far each replica is known to have applied. It also remembers which
  * recent transactions were acknowledged, one by one, so that after a write was lost with its
- * connection the primary's binlog can show it did not run ({@link #onlyAcknowledged}). Owned by the
+ * connection the primary's binlog can show it did not run ({@link #notOnlyAcknowledged}). Owned by the
  * runtime. Every update is a compare-and-set that allocates only when a position moves on, or a
  * plain store: no lock on the event loops' path.
  */
@@ -81,17 +81,20 @@ public final class AcknowledgedWrites {
     /**
      * Whether every transaction in {@code binlog} after {@code floor} was acknowledged to a client:
      * then a write sent after {@code floor} was taken, whose answer was lost, did not commit (it would
-     * be one of them, unacknowledged). False when it cannot be shown: a domain of the binlog the floor
-     * lacks, more transactions than are remembered, an empty binlog.
+     * be one of them, unacknowledged).
+     *
+     * @return null when so; else why it cannot be shown: a transaction no client was told of (it may
+     *         be the lost write), a domain of the binlog the floor lacks, more transactions than are
+     *         remembered, no binlog position at all
      */
-    public boolean onlyAcknowledged(GtidPosition floor, GtidPosition binlog) {
+    public String notOnlyAcknowledged(GtidPosition floor, GtidPosition binlog) {
         if (binlog.isEmpty() || floor.isEmpty()) {
-            return false;
+            return "no GTID position to go by (binlog " + (binlog.isEmpty() ? "empty" : binlog) + ")";
         }
         for (Gtid last : binlog.gtids()) {
             Gtid from = floor.get(last.domain());
             if (from == null) {
-                return false;
+                return "domain " + Long.toUnsignedString(last.domain()) + " has transactions no write here reached";
             }
             long count = last.sequence() - from.sequence();
             if (count <= 0) {
@@ -99,15 +102,16 @@ public final class AcknowledgedWrites {
             }
             AtomicLongArray recent = sequences.get(last.domain());
             if (count > REMEMBERED || recent == null) {
-                return false;
+                return count + " transactions in domain " + Long.toUnsignedString(last.domain()) + " since it was sent";
             }
             for (long sequence = from.sequence() + 1; sequence - last.sequence() <= 0; sequence++) {
                 if (recent.get((int) Long.remainderUnsigned(sequence, REMEMBERED)) != sequence) {
-                    return false;
+                    return "transaction " + Long.toUnsignedString(last.domain()) + "-" + Long.toUnsignedString(sequence)
+                            + " (of " + from + " to " + last + ") was acknowledged to no client";
                 }
             }
         }
-        return true;
+        return null;
     }
 
     /** The writes a read in {@code scope} must see: the latest acknowledged to {@code user}, or to anyone. */

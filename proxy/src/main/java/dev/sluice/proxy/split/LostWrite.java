@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * thread is gone there (the server restarted since the write was sent, or the thread is not in
  * the process list), so it cannot commit later; and every transaction in the binlog after the
  * floor taken when the write was sent was acknowledged to some client, so it is none of them
- * ({@link dev.sluice.proxy.gtid.AcknowledgedWrites#onlyAcknowledged}). Otherwise the client gets
+ * ({@link dev.sluice.proxy.gtid.AcknowledgedWrites#notOnlyAcknowledged}). Otherwise the client gets
  * ER_CONNECTION_KILLED (1927) saying the outcome is unknown, as before: never a write run twice.
  * Needs MariaDB with its binlog on (GTIDs), and one primary at a time (with two fixed primaries
  * writing in one domain, sequence numbers say nothing about order).
@@ -124,11 +124,8 @@ final class LostWrite {
         } catch (IllegalArgumentException e) {
             return "the binlog position is unreadable (" + e.getMessage() + ")";
         }
-        if (!runtime.acknowledgedWrites().onlyAcknowledged(write.floor(), binlog)) {
-            return "the binlog of " + write.backend().name() + " (" + binlog + ") has transactions no client was told of"
-                    + " since it was sent";
-        }
-        return null;
+        String notShown = runtime.acknowledgedWrites().notOnlyAcknowledged(write.floor(), binlog);
+        return notShown == null ? null : "in the binlog of " + write.backend().name() + ", " + notShown;
     }
 
     /** A non-negative number as the server wrote it, or -1. */

@@ -90,13 +90,16 @@ class AcknowledgedWritesTest {
         writes.acknowledged("app", Gtid.parse("0-1-12"));
         writes.acknowledged("report", Gtid.parse("0-1-11"));
 
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-10"))).as("nothing after the floor").isTrue();
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-12"))).as("11 and 12 were told to clients").isTrue();
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-13"))).as("13 may be the lost write").isFalse();
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-12,1-1-1"))).as("a domain the floor lacks")
-                .isFalse();
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.EMPTY)).as("no binlog: nothing to go by").isFalse();
-        assertThat(writes.onlyAcknowledged(GtidPosition.EMPTY, GtidPosition.parse("0-1-12"))).isFalse();
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-10"))).as("nothing after the floor").isNull();
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-12"))).as("11 and 12 were told to clients")
+                .isNull();
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-13"))).as("13 may be the lost write")
+                .isEqualTo("transaction 0-13 (of 0-1-10 to 0-1-13) was acknowledged to no client");
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-12,1-1-1"))).as("a domain the floor lacks")
+                .isEqualTo("domain 1 has transactions no write here reached");
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.EMPTY)).as("no binlog: nothing to go by")
+                .isEqualTo("no GTID position to go by (binlog empty)");
+        assertThat(writes.notOnlyAcknowledged(GtidPosition.EMPTY, GtidPosition.parse("0-1-12"))).isNotNull();
     }
 
     @Test
@@ -105,8 +108,8 @@ class AcknowledgedWritesTest {
         writes.observed(GtidPosition.parse("0-1-8,3-1-40"));
         GtidPosition floor = writes.floor();
         assertThat(floor.toString()).isEqualTo("0-1-10,3-1-40");
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-10,3-1-40"))).isTrue();
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-10,3-1-41"))).isFalse();
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-10,3-1-40"))).isNull();
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-10,3-1-41"))).isNotNull();
     }
 
     @Test
@@ -116,10 +119,10 @@ class AcknowledgedWritesTest {
         for (long i = 2; i <= AcknowledgedWrites.REMEMBERED + 2; i++) {
             writes.acknowledged("app", new Gtid(0, 1, i));
         }
-        assertThat(writes.onlyAcknowledged(floor, GtidPosition.parse("0-1-" + (AcknowledgedWrites.REMEMBERED + 2))))
-                .isFalse();
+        assertThat(writes.notOnlyAcknowledged(floor, GtidPosition.parse("0-1-" + (AcknowledgedWrites.REMEMBERED + 2))))
+                .isEqualTo((AcknowledgedWrites.REMEMBERED + 1) + " transactions in domain 0 since it was sent");
         GtidPosition recent = GtidPosition.parse("0-1-" + AcknowledgedWrites.REMEMBERED);
-        assertThat(writes.onlyAcknowledged(recent, GtidPosition.parse("0-1-" + (AcknowledgedWrites.REMEMBERED + 2))))
-                .isTrue();
+        assertThat(writes.notOnlyAcknowledged(recent, GtidPosition.parse("0-1-" + (AcknowledgedWrites.REMEMBERED + 2))))
+                .isNull();
     }
 }

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Timeout;
  * Short outages hidden from clients, on a cluster of the test's own (a primary and one replica):
  * a read whose replica is killed (SIGKILL) under it runs again elsewhere; the primary killed and
  * started again within {@code timeouts.primary_wait} under writers and readers costs no client an
- * error, and no acknowledged write is lost or found twice.
+ * error (but for the writes in flight at the kill when one of them committed and its answer was
+ * lost: then none can be shown not to have run), and no acknowledged write is lost or found twice.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 150, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -136,7 +137,15 @@ class OutageIT {
                 try (Connection direct = primary.openAdmin()) {
                     ledger = load.ledger(direct);
                 }
-                assertThat(load.errors()).as("errors seen by clients").isEmpty();
+                // Usually none. A write that committed at the kill but whose answer was lost leaves a
+                // transaction no client was told of: then every write in flight then may be it, and
+                // each gets 1927 rather than run twice. One of them must then have run.
+                assertThat(load.errors()).as("errors seen by clients").hasSizeLessThanOrEqualTo(4)
+                        .allSatisfy(e -> assertThat(e.write() && e.code() == 1927
+                                && e.message().contains("may or may not have run")).as(e.toString()).isTrue());
+                if (!load.errors().isEmpty()) {
+                    assertThat(ledger.ranThoughFailed()).as("writes of unknown outcome that ran").isNotEmpty();
+                }
             }
             assertThat(ledger.lost()).as("acknowledged writes missing after the restart").isEmpty();
             assertThat(ledger.duplicated()).as("writes found twice").isEmpty();

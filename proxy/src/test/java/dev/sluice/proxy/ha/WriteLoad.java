@@ -143,8 +143,12 @@ final class WriteLoad implements AutoCloseable {
         return reconnects.sum();
     }
 
-    /** What the rows on {@code primary} say against what the clients were told. */
-    record Ledger(int rows, List<String> lost, List<String> duplicated, List<String> unsent, Map<Integer, Long> rowsByPort) {
+    /**
+     * What the rows on {@code primary} say against what the clients were told; {@code ranThoughFailed}:
+     * writes the client got an error for that are there all the same (their outcome was unknown).
+     */
+    record Ledger(int rows, List<String> lost, List<String> duplicated, List<String> unsent, Map<Integer, Long> rowsByPort,
+                  List<String> ranThoughFailed) {
     }
 
     Ledger ledger(Connection primary) throws SQLException {
@@ -164,7 +168,8 @@ final class WriteLoad implements AutoCloseable {
         List<String> lost = new ArrayList<>(acked.keySet().stream().filter(k -> !copies.containsKey(k)).sorted().toList());
         List<String> duplicated = copies.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).sorted().toList();
         List<String> unsent = copies.keySet().stream().filter(k -> !acked.containsKey(k) && !failed.contains(k)).sorted().toList();
-        return new Ledger(rows, lost, duplicated, unsent, byPort);
+        List<String> ranThoughFailed = failed.stream().filter(copies::containsKey).sorted().toList();
+        return new Ledger(rows, lost, duplicated, unsent, byPort, ranThoughFailed);
     }
 
     @Override
