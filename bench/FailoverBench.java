@@ -52,7 +52,7 @@ public final class FailoverBench {
     }
 
     record Row(String primaryWait, String killed, long downMs, long writePauseMs, long readPauseMs, long recoverMs,
-               long writes, long reads, int clientErrors, String sysbench, int lost, int duplicated, long unknown,
+               long writes, long reads, int clientErrors, String sysbench, int lost, int duplicated, String unknown,
                String rerun) {
     }
 
@@ -136,12 +136,14 @@ public final class FailoverBench {
             int lost = (int) load.outcomes.stream().filter(o -> o.write() && o.code() == 0)
                     .filter(o -> !copies.containsKey(o.client() + "-" + o.seq())).count();
             int duplicated = (int) copies.values().stream().filter(n -> n > 1).count();
+            long unknownRan = load.outcomes.stream().filter(o -> o.write() && o.code() == 1927)
+                    .filter(o -> copies.containsKey(o.client() + "-" + o.seq())).count();
             String sb = Files.readString(out.resolve("sysbench-" + tag + ".log"));
             String metrics = metrics(yaml);
             return new Row(wait, victim.name(), (back - killed) / 1_000_000, load.pause(true, killed) / 1_000_000,
                     load.pause(false, killed) / 1_000_000, recovered < 0 ? -1 : (recovered - back) / 1_000_000,
                     load.count(true), load.count(false), load.errors(), field(sb, "ignored errors: *([0-9]+)") + " of "
-                    + field(sb, "queries: *([0-9]+)"), lost, duplicated, unknownOutcomes(load),
+                    + field(sb, "queries: *([0-9]+)"), lost, duplicated, unknownOutcomes(load) + "/" + unknownRan,
                     field(metrics, "sluice_writes_retried_total\\{reason=\"lost\",?\\} ([0-9]+)") + "/"
                     + field(metrics, "sluice_writes_retried_total\\{reason=\"read_only\",?\\} ([0-9]+)"));
         } finally {
@@ -305,7 +307,7 @@ public final class FailoverBench {
                 "down_ms", "w_pause_ms", "r_pause_ms", "recover_ms", "writes", "reads", "errors", "sysbench_errors",
                 "lost", "duplicated", "unknown", "rerun");
         for (Row r : rows) {
-            System.out.printf("%-12s %-9s %7d %11d %10d %10d %7d %7d %7d %-17s %5d %10d %8d %7s%n", r.primaryWait(),
+            System.out.printf("%-12s %-9s %7d %11d %10d %10d %7d %7d %7d %-17s %5d %10d %8s %7s%n", r.primaryWait(),
                     r.killed(), r.downMs(), r.writePauseMs(), r.readPauseMs(), r.recoverMs(), r.writes(), r.reads(),
                     r.clientErrors(), r.sysbench(), r.lost(), r.duplicated(), r.unknown(), r.rerun());
         }
@@ -316,7 +318,7 @@ public final class FailoverBench {
                 recover_ms: from the server's start to the first write it ran (primary) or read it answered (replica)
                 errors: statements of the writers and readers here that failed; sysbench_errors: its ignored errors
                 lost: acknowledged writes not on the primary; duplicated: (client, seq) found twice
-                unknown: writes that failed with 1927 (lost with their connection, outcome unknown)
+                unknown: writes that failed with 1927 (lost with their connection, outcome unknown) / of them, those that ran
                 rerun: writes the proxy ran again, lost with their connection and shown not to have run / refused as read_only
                 primary_wait 0s is the baseline: statements fail at once while no primary is up""");
     }

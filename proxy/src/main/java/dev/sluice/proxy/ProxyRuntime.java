@@ -66,6 +66,8 @@ public final class ProxyRuntime {
     private volatile boolean shuttingDown;
     /** Why no role auto backend takes writes now (two writable, none), or null; set by the health checks. */
     private volatile String noPrimaryReason;
+    /** More than one role auto backend is writable and none is preferred: writes stop. */
+    private volatile boolean splitBrain;
     /** Tells the health checks a backend refused a write as read_only; theirs to install. */
     private volatile java.util.function.Consumer<Backend> readOnlySeen = backend -> { };
     private final dev.sluice.proxy.capture.CaptureControl capture;
@@ -355,8 +357,14 @@ public final class ProxyRuntime {
         return noPrimaryReason;
     }
 
-    public void noPrimaryReason(String reason) {
+    /** Whether more than one role auto backend is writable now, none preferred (writes stop). */
+    public boolean splitBrain() {
+        return splitBrain;
+    }
+
+    public void noPrimary(String reason, boolean splitBrain) {
         this.noPrimaryReason = reason;
+        this.splitBrain = splitBrain;
     }
 
     /**

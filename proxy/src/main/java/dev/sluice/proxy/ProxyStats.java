@@ -54,11 +54,13 @@ public final class ProxyStats {
     }
 
     /** A wait for a backend ended without one: the statement failed. */
-    public void primaryWaitTimedOut(boolean splitBrain) {
+    public void primaryWaitTimedOut() {
         primaryWaitTimeouts.increment();
-        if (splitBrain) {
-            splitBrainRefusals.increment();
-        }
+    }
+
+    /** A statement failed for want of a primary while more than one role auto backend was writable. */
+    public void splitBrainRefused() {
+        splitBrainRefusals.increment();
     }
 
     /** A write refused as read_only by the backend taken for the primary, sent again to the next one. */

@@ -81,7 +81,7 @@ public final class HealthChecker implements AutoCloseable {
         List<Backend> backends = runtime.backends();
         RoleDiscovery.Decision decision = RoleDiscovery.decide(backends, b -> health(b).readOnly(),
                 runtime.config().routing().preferredPrimary());
-        runtime.noPrimaryReason(roles.apply(backends, decision));
+        runtime.noPrimary(roles.apply(backends, decision), decision.conflict());
     }
 
     /** The account checks log in as, or empty when there is none (pass-through auth and no health.user). */

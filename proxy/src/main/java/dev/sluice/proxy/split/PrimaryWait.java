@@ -64,7 +64,10 @@ final class PrimaryWait {
         boolean waited = deadlineNanos != 0;
         String conflict = runtime.noPrimaryReason();
         if (waited) {
-            runtime.stats().primaryWaitTimedOut(conflict != null && conflict.contains("read_only off:"));
+            runtime.stats().primaryWaitTimedOut();
+        }
+        if (runtime.splitBrain()) {
+            runtime.stats().splitBrainRefused();
         }
         StringBuilder text = new StringBuilder("No backend available for this statement: ");
         if (conflict != null) {

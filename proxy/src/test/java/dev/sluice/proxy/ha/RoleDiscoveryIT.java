@@ -141,7 +141,7 @@ class RoleDiscoveryIT {
             assertThat(write(c)).isEqualTo(primary.port());
             replica2.setReadOnly(false);
             try {
-                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> proxy.runtime().noPrimaryReason() != null);
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> proxy.runtime().splitBrain());
                 SQLException refused = catchThrowableOfType(SQLException.class, () -> write(c));
                 assertThat((Object) refused).as("the write is refused").isNotNull();
                 assertThat(refused.getErrorCode()).isEqualTo(9001);
