@@ -64,6 +64,15 @@ public record SluiceConfig(
         if (!backends.isEmpty()) {
             checkRouting(routing, backends);
         }
+        String discovery = discoveryProblem(backends, users, health);
+        if (discovery != null) {
+            throw new IllegalArgumentException("backends: " + discovery);
+        }
+        String preferred = routing.preferredPrimary().orElse(null);
+        if (preferred != null && backends.stream().noneMatch(b -> b.isAuto() && b.name().equals(preferred))) {
+            throw new IllegalArgumentException("routing.preferred_primary: " + Messages.quote(preferred)
+                    + " is not a backend with role auto");
+        }
         if (routing.mode() == RoutingConfig.Mode.SPLIT && users.isEmpty()) {
             throw new IllegalArgumentException("routing.mode: " + SPLIT_NEEDS_USERS);
         }
@@ -203,9 +212,34 @@ public record SluiceConfig(
         if (backends.stream().allMatch(b -> b.weight() == 0)) {
             throw new IllegalArgumentException("backends: every weight is 0 (expected: at least one backend with weight > 0)");
         }
-        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(b -> b.isPrimary() && b.weight() > 0)) {
-            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary and weight > 0"
-                    + " to take writes");
+        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(b -> !b.isReplica() && b.weight() > 0)) {
+            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary (or auto) and"
+                    + " weight > 0 to take writes");
         }
+    }
+
+    /**
+     * Why these backends' {@code role: auto} cannot work, or null when it can (or none has it): the
+     * role is read from {@code @@read_only} by the health checks, and a fixed primary beside auto
+     * ones would be a writer the discovery cannot stop.
+     */
+    static String discoveryProblem(List<BackendConfig> backends, List<UserConfig> users, HealthConfig health) {
+        if (backends.stream().noneMatch(BackendConfig::isAuto)) {
+            return null;
+        }
+        List<String> fixed = backends.stream().filter(BackendConfig::isPrimary).map(BackendConfig::name).toList();
+        if (!fixed.isEmpty()) {
+            return "role primary (" + String.join(", ", fixed) + ") and role auto cannot be mixed: with auto, the"
+                    + " primary is whichever backend has read_only off (expected: auto for every backend that may"
+                    + " take writes, replica for the others)";
+        }
+        if (!health.enabled()) {
+            return "role auto needs the health checks, which read each backend's @@read_only (found: health.enabled:"
+                    + " false)";
+        }
+        if (health.user().isEmpty() && users.isEmpty()) {
+            return "role auto needs the health checks, which need an account (found: no health.user and no users)";
+        }
+        return null;
     }
 }

@@ -51,6 +51,8 @@ public final class ProxyRuntime {
     private final AtomicInteger clientConnections = new AtomicInteger();
     private final AtomicLong connectionIds = new AtomicLong();
     private final ProxyStats stats = new ProxyStats();
+    /** Writes acknowledged to clients, for reads on other connections that must see them. */
+    private final dev.sluice.proxy.gtid.AcknowledgedWrites acknowledgedWrites = new dev.sluice.proxy.gtid.AcknowledgedWrites();
     /**
      * Users who passed caching_sha2_password full authentication since this proxy started: like
      * MySQL's cache, later logins may use fast authentication. Per proxy, as MySQL's is per server
@@ -62,6 +64,12 @@ public final class ProxyRuntime {
     /** Its limit is the starting config's. */
     private final MemoryBudget bufferedMemory;
     private volatile boolean shuttingDown;
+    /** Why no role auto backend takes writes now (two writable, none), or null; set by the health checks. */
+    private volatile String noPrimaryReason;
+    /** More than one role auto backend is writable and none is preferred: writes stop. */
+    private volatile boolean splitBrain;
+    /** Tells the health checks a backend refused a write as read_only; theirs to install. */
+    private volatile java.util.function.Consumer<Backend> readOnlySeen = backend -> { };
     private final dev.sluice.proxy.capture.CaptureControl capture;
     private final java.util.List<dev.sluice.proxy.observe.StatementObserver> observers =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -306,6 +314,11 @@ public final class ProxyRuntime {
         return stats;
     }
 
+    /** The GTIDs and times of writes acknowledged to clients, per user and overall (read_your_writes_scope). */
+    public dev.sluice.proxy.gtid.AcknowledgedWrites acknowledgedWrites() {
+        return acknowledgedWrites;
+    }
+
     public boolean passThroughAuth() {
         return config.passThroughAuth();
     }
@@ -337,6 +350,33 @@ public final class ProxyRuntime {
 
     public boolean shuttingDown() {
         return shuttingDown;
+    }
+
+    /** Why no {@code role: auto} backend takes writes now, or null when one does (or none is auto). */
+    public String noPrimaryReason() {
+        return noPrimaryReason;
+    }
+
+    /** Whether more than one role auto backend is writable now, none preferred (writes stop). */
+    public boolean splitBrain() {
+        return splitBrain;
+    }
+
+    public void noPrimary(String reason, boolean splitBrain) {
+        this.noPrimaryReason = reason;
+        this.splitBrain = splitBrain;
+    }
+
+    /**
+     * A {@code role: auto} backend taken for the primary refused a write with ER_OPTION_PREVENTS_STATEMENT
+     * (read_only): the health checks take it for a replica at once and check every backend again.
+     */
+    public void readOnlySeen(Backend backend) {
+        readOnlySeen.accept(backend);
+    }
+
+    public void onReadOnlySeen(java.util.function.Consumer<Backend> handler) {
+        this.readOnlySeen = handler;
     }
 
     void shuttingDown(boolean value) {

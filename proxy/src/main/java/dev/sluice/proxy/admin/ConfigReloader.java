@@ -131,7 +131,8 @@ public final class ConfigReloader {
             kept.add("routing.mode " + running.routing().mode().configName() + ", routing.balancer "
                     + running.routing().balancer().configName());
             merged = merged.withRouting(new RoutingConfig(running.routing().mode(), running.routing().balancer(),
-                    routing.readYourWrites(), routing.primaryWindow(), routing.gtidWaitTimeout(), routing.rules()));
+                    routing.readYourWrites(), routing.primaryWindow(), routing.gtidWaitTimeout(), routing.rules(),
+                    routing.readYourWritesScope(), routing.discover(), routing.preferredPrimary()));
         }
         if (!loaded.tls().equals(running.tls())) {
             kept.add("tls");

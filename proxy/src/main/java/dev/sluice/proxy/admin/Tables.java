@@ -68,7 +68,7 @@ public final class Tables {
             Histogram total = backend.latency().snapshotTotal();
             Histogram recent = backend.latency().snapshotRecent();
             BackendHealth checks = health == null ? null : health.health(backend);
-            table.row(backend.name(), backend.config().address().toString(), backend.config().role().configName(),
+            table.row(backend.name(), backend.config().address().toString(), backend.roleName(),
                     backend.state().name(), backend.available(now), backend.weight(), backend.queries(), backend.errors(),
                     errorsByCode(backend.errorsByCode()), backend.bytesToBackend(), backend.bytesFromBackend(), open, idle,
                     Math.max(0, open - idle), pool == null ? 0 : pool.waiting(), backend.config().maxConnections(),
@@ -152,6 +152,12 @@ public final class Tables {
         table.row("client_connections_refused", runtime.stats().connectionsRefused());
         table.row("login_failures", runtime.stats().loginFailures());
         table.row("protocol_errors", runtime.stats().protocolErrors());
+        table.row("primary_waits", runtime.stats().primaryWaits());
+        table.row("primary_wait_timeouts", runtime.stats().primaryWaitTimeouts());
+        table.row("writes_refused_split_brain", runtime.stats().splitBrainRefusals());
+        table.row("writes_retried_read_only", runtime.stats().readOnlyRetries());
+        table.row("writes_retried_after_loss", runtime.stats().lostWritesRetried());
+        table.row("writes_outcome_unknown", runtime.stats().lostWritesUnknown());
         table.row("sessions", stats.sessions().size());
         table.row("sessions_started", stats.sessionsStarted());
         table.row("statements_to_primary", stats.statementsToPrimary());

@@ -103,6 +103,12 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private boolean retried;
     /** The pool's answer this session's statement waits for, if it waits. */
     private Future<BackendConnection> pendingAcquire;
+    /** How long the statement being routed may still wait for a backend (timeouts.primary_wait). */
+    private final PrimaryWait primaryWait;
+    /** A write's read_only refusal by a backend that was the primary until now, held back to run it again. */
+    private final ReadOnlyRefusal readOnlyRefusal = new ReadOnlyRefusal();
+    /** An autocommit write lost with its connection, run again only once the primary shows it did not run. */
+    private final LostWrite lostWrite;
 
     private Phase phase = Phase.IDLE;
     private boolean stateInitialised;
@@ -137,8 +143,10 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         this.desired = new SessionVariables(schema);
         this.sql = new StatementContext(login.charset());
         this.maxPacketSize = runtime.config().limits().maxPacketSize();
-        this.readYourWrites = new ReadYourWrites(runtime.config().routing());
+        this.readYourWrites = new ReadYourWrites(runtime.config().routing(), runtime.acknowledgedWrites(), this::user);
         this.readBacks = new ReadBacks(desired, readYourWrites);
+        this.primaryWait = new PrimaryWait(runtime);
+        this.lostWrite = new LostWrite(runtime);
         this.changeUser = new ChangeUserFlow(runtime, client, clientCapabilities, seed, secure, this);
         runtime.registerSession(sessionId, this);
         runtime.observer().onSessionStart(this);
@@ -403,6 +411,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private void route(Command command) {
         routingInterrupted = false;
         readOnlyTransactionMoves = false;
+        primaryWait.reset();
+        readOnlyRefusal.reset();
+        lostWrite.reset();
         route(command, readYourWrites.slowReplicas(System.nanoTime()));
     }
 
@@ -467,8 +478,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         Backend backend = (toReplica ? runtime.splitRouter().replica(avoid) : java.util.Optional.<Backend>empty())
                 .or(() -> runtime.splitRouter().primary(avoid)).orElse(null);
         if (backend == null) {
-            failCommand(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
-                    "No backend available for this statement: " + primaryState());
+            waitForBackend(command);
             return;
         }
         acquire(command, backend, avoid);
@@ -499,14 +509,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
      * runs. Reads before it saw the replica's snapshot.
      */
     private void commitReplicaTransaction(Command command, Set<Backend> avoid, boolean restart) {
+        Backend on = binding.connection().backend();
         binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
-            if (stillRouting(command)) {
-                binding.transactionEnded();
-                // Even if the last read left something the next statement might ask for there.
-                binding.releaseUnlessTied();
-                readOnlyTransactionMoves = restart;
-                route(command, avoid);
+            if (!stillRouting(command)) {
+                return;
             }
+            binding.transactionEnded();
+            if (done.isError()) {
+                // A primary turned replica under a transaction that wrote refuses its COMMIT (1290) and
+                // rolls it back: the client must hear so, not see its next statement succeed.
+                routing = null;
+                failCommand(command, done.errorCode(), done.sqlState(), "Sluice could not end the transaction on "
+                        + on.name() + " before this statement: " + done.errorMessage());
+                return;
+            }
+            // Even if the last read left something the next statement might ask for there.
+            binding.releaseUnlessTied();
+            readOnlyTransactionMoves = restart;
+            route(command, avoid);
         });
     }
 
@@ -568,6 +588,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
                         return;
                     }
                 }
+                if (PrimaryWait.worthWaiting(done.cause()) && primaryWait.retryLater(client.eventLoop(), () -> retryRouting(command))) {
+                    return;
+                }
                 BackendLoginException e = done.cause() instanceof BackendLoginException failure ? failure : null;
                 failCommand(command, e == null ? BackendLoginException.BACKEND_UNAVAILABLE : e.errorCode(),
                         e == null ? "08S01" : e.sqlState(), done.cause().getMessage());
@@ -580,6 +603,20 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
     private void onConnection(Command command, BackendConnection connection, BackendPool pool) {
         binding.hold(connection, pool);
         connection.listener(this);
+        if (lostWrite.pending()) {
+            lostWrite.verify(connection, () -> {
+                if (stillRouting(command)) {
+                    onConnection(command, connection, pool);
+                }
+            }, unknown -> {
+                if (stillRouting(command)) {
+                    routing = null;
+                    binding.releaseUnlessTied();
+                    failCommand(command, Replies.BACKEND_LOST, "08S01", unknown);
+                }
+            });
+            return;
+        }
         // A client that cannot take more bytes now would otherwise get the response unthrottled.
         connection.channel().config().setAutoRead(client.isWritable());
         connection.stripSessionState(!Capabilities.has(clientCapabilities, Capabilities.CLIENT_SESSION_TRACK));
@@ -677,6 +714,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             QueryTimeout.arm(runtime, this, responsesDone, runtime.config().timeouts().query());
         }
         responseStarted = false;
+        boolean mayRunAgain = mayRunAgain(command);
+        lostWrite.sent(mayRunAgain, connection);
+        readOnlyRefusal.sent(mayRunAgain, connection.backend());
         readBacks.statementSent();
         connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
@@ -690,6 +730,9 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void onResponseBytes(ByteBuf bytes) {
+        if (readOnlyRefusal.hold(bytes, !responseStarted)) {
+            return;
+        }
         if (!responseStarted && current != null && current.code() == Commands.COM_STMT_PREPARE) {
             statements.rewritePrepareOk(bytes);
         }
@@ -718,6 +761,13 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
 
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
+        if (readOnlyRefusal.holding()) {
+            if (response.isError() && response.errorCode() == ReadOnlyRefusal.OPTION_PREVENTS_STATEMENT) {
+                runOnNextPrimary();
+                return;
+            }
+            client.write(readOnlyRefusal.take(), client.voidPromise());
+        }
         Object forObserver = token;
         token = null;
         tokenObserver.onResponse(this, forObserver, command, currentBackend,
@@ -833,14 +883,57 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         return frame.toString(offset, frame.writerIndex() - offset, sql.charset());
     }
 
-    /** Why no primary can take the statement, naming each primary. */
-    private String primaryState() {
-        StringBuilder text = new StringBuilder("no primary is up (");
-        runtime.backends().stream().filter(Backend::isPrimary).forEach(b -> text.append(text.length() > 20 ? "; " : "")
-                .append(b.name()).append(' ').append(b.config().address()).append(": ")
-                .append(b.state() != Backend.State.ONLINE ? b.state().name().toLowerCase(java.util.Locale.ROOT)
-                        : b.lastConnectError() != null ? b.lastConnectError() : "unavailable"));
-        return text.append(')').toString();
+    /** No backend can take the statement now: it waits for one (timeouts.primary_wait), then fails. */
+    private void waitForBackend(Command command) {
+        if (!primaryWait.retryLater(client.eventLoop(), () -> retryRouting(command))) {
+            failCommand(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01", primaryWait.failure());
+        }
+    }
+
+    private void retryRouting(Command command) {
+        if (stillRouting(command)) {
+            route(command, readYourWrites.slowReplicas(System.nanoTime()));
+        }
+    }
+
+    /**
+     * Whether a write about to be sent could run again on another connection if it turns out not to
+     * have run (refused as read_only, or lost with its connection): a statement of its own (autocommit,
+     * no transaction), with nothing of the session's tied to its connection.
+     */
+    private boolean mayRunAgain(Command command) {
+        return command.route().write() && (command.code() == Commands.COM_QUERY
+                || command.code() == Commands.COM_STMT_EXECUTE) && !binding.inTransaction() && !binding.pinned()
+                && !Boolean.FALSE.equals(autocommit());
+    }
+
+    /**
+     * The backend taken for the primary refused the write as read_only: it did not run. The health
+     * checks take that backend for a replica from now on, and the write goes to the next primary
+     * (waiting for one if none is known yet). The client never sees the refusal.
+     */
+    private void runOnNextPrimary() {
+        Command again = current;
+        Backend refused = currentBackend;
+        current = null;
+        token = null;
+        readOnlyRefusal.retried();
+        runtime.stats().readOnlyRetried();
+        runtime.readOnlySeen(refused);
+        if (lastInsertId.unresolvedOn(binding.holdCount())) {
+            // The write before it, on the same connection, may have made the session's LAST_INSERT_ID().
+            phase = Phase.ROUTING;
+            routing = again;
+            askLastInsertId(() -> {
+                if (stillRouting(again)) {
+                    binding.releaseUnlessTied();
+                    route(again, Set.of(refused));
+                }
+            });
+            return;
+        }
+        binding.releaseUnlessTied();
+        route(again, Set.of(refused));
     }
 
     private Boolean autocommit() {
@@ -854,14 +947,24 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
         Backend lost = currentBackend;
         binding.drop();
         if (phase == Phase.IN_FLIGHT && !responseStarted && !retried && current != null
-                && current.route().target() == Target.REPLICA && !binding.inTransaction() && !binding.pinned()
-                && lost != null && !lost.isPrimary()) {
-            // An autocommit read whose replica died before answering: once more, elsewhere.
+                && current.route().target() == Target.REPLICA && !current.route().write() && !binding.inTransaction()
+                && !binding.pinned() && lost != null) {
+            // An autocommit read whose backend died before answering: once more, elsewhere (or on
+            // the primary once it is back, within primary_wait).
             retried = true;
             Command again = current;
             current = null;
             token = null;
             route(again, Set.of(lost));
+            return;
+        }
+        if (phase == Phase.IN_FLIGHT && !responseStarted && current != null && !binding.inTransaction()
+                && !binding.pinned() && lostWrite.lost()) {
+            // An autocommit write that may or may not have run: it runs again only where it is shown it did not.
+            Command again = current;
+            current = null;
+            token = null;
+            route(again, Set.of());
             return;
         }
         if (binding.inTransaction() || binding.pinned()) {
@@ -1020,6 +1123,7 @@ public final class SplitSession extends ChannelInboundHandlerAdapter
             current.frame().release();
             current = null;
         }
+        readOnlyRefusal.release();
         releaseHeldCommand();
         statements.closeAll();
         binding.releaseForGood();
