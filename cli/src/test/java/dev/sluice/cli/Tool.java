@@ -23,13 +23,19 @@ final class Tool {
 
     static Tool require(String name, String debianPackage) {
         Optional<Path> found = find(name);
-        assumeTrue(found.isPresent(), () -> name + " is not on PATH; install it (Debian: " + debianPackage
+        assumeTrue(found.isPresent(), () -> name + " is not on PATH (nor in /usr/sbin); install it (Debian: " + debianPackage
                 + ") to run this test");
         return new Tool(found.get());
     }
 
+    Path path() {
+        return executable;
+    }
+
+    /** On PATH, or where Debian puts daemons such as haproxy (/usr/sbin, off a non-root user's PATH). */
     private static Optional<Path> find(String name) {
-        for (String folder : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+        String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/sbin" + File.pathSeparator + "/sbin";
+        for (String folder : path.split(File.pathSeparator)) {
             Path candidate = Path.of(folder, name);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 return Optional.of(candidate);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
@@ -29,6 +30,9 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * by YAML's guesses (a password {@code 0123} stays the text {@code 0123}).
  */
 public final class ConfigLoader {
+
+    /** What snakeyaml says of an unquoted password_hash: {@code *HEX} reads as an alias. */
+    private static final Pattern HASH_AS_ALIAS = Pattern.compile("found undefined alias \\p{XDigit}{40}");
 
     private ConfigLoader() {
     }
@@ -90,6 +94,11 @@ public final class ConfigLoader {
 
     private static String syntaxMessage(MarkedYamlEngineException e) {
         String problem = e.getProblem() == null ? "malformed" : e.getProblem().strip();
+        if (HASH_AS_ALIAS.matcher(problem).matches()) {
+            // A bare *HEX is a YAML alias; the message must not repeat the hash.
+            return "invalid YAML: a value starting with * is an alias: write a mysql_native_password hash in quotes,"
+                    + " password_hash: \"*...\"";
+        }
         String context = e.getContext() == null ? "" : e.getContext().strip();
         if (context.isEmpty()) {
             return "invalid YAML: " + problem;

@@ -20,18 +20,19 @@ final class ConfigReader {
 
     static final List<String> TOP_KEYS =
             List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops", "admin", "health",
-                    "stats", "capture");
-    static final List<String> USER_KEYS = List.of("name", "password");
-    static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections");
-    static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "primary_window",
-            "gtid_wait_timeout", "rules");
+                    "stats", "capture", "proxy_protocol_networks");
+    static final List<String> USER_KEYS = List.of("name", "password", "password_hash");
+    static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections",
+            "send_proxy_protocol");
+    static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "read_your_writes_scope",
+            "primary_window", "gtid_wait_timeout", "discover", "preferred_primary", "rules");
     static final List<String> RULE_KEYS = List.of("match", "digest", "route");
     static final List<String> LIMITS_KEYS =
             List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size",
                     "failed_logins_before_delay", "buffered_memory");
     static final List<String> TIMEOUTS_KEYS =
             List.of("connect", "handshake", "client_idle", "backend_queue", "pool_idle", "shutdown", "backend_retry",
-                    "query");
+                    "query", "primary_wait");
 
     private static final String HOST_PORT = "host:port";
     private static final Duration SOME = Duration.ofMillis(1);
@@ -50,9 +51,15 @@ final class ConfigReader {
         YamlMapping top = YamlMapping.open(root, "", TOP_KEYS, problems, env);
         HostPort listen = top.scalar("listen", HOST_PORT).flatMap(v -> v.convert(HostPort::parse))
                 .orElse(HostPort.defaultListen());
+        List<IpNetwork> proxyProtocolNetworks = readNetworks(top, "proxy_protocol_networks");
         List<UserConfig> users = readUsers(top);
-        List<BackendConfig> backends = readBackends(top);
-        RoutingConfig routing = readRouting(top.section("routing", ROUTING_KEYS), backends, users);
+        YamlMapping routingSection = top.section("routing", ROUTING_KEYS);
+        Optional<YamlScalar> discoverValue = routingSection.scalar("discover", "off or read_only");
+        RoutingConfig.Discover discover = discoverValue.flatMap(v -> v.enumValue(RoutingConfig.Discover.class))
+                .orElse(RoutingConfig.Discover.OFF);
+        List<BackendConfig> backends = readBackends(top, discover == RoutingConfig.Discover.READ_ONLY
+                ? BackendConfig.Role.AUTO : BackendConfig.Role.PRIMARY);
+        RoutingConfig routing = readRouting(routingSection, backends, users, discover);
         LimitsConfig limits = readLimits(top.section("limits", LIMITS_KEYS));
         TimeoutsConfig timeouts = readTimeouts(top.section("timeouts", TIMEOUTS_KEYS));
         TlsConfig tls = new TlsReader(problems, baseDir).read(top.section("tls", TlsReader.TLS_KEYS));
@@ -61,27 +68,38 @@ final class ConfigReader {
         OperationsReader operations = new OperationsReader(problems);
         AdminConfig admin = operations.readAdmin(top.section("admin", OperationsReader.ADMIN_KEYS));
         HealthConfig health = operations.readHealth(top.section("health", OperationsReader.HEALTH_KEYS));
+        new DiscoveryChecks(problems).check(top, routingSection, discoverValue, backends, users, health);
         StatsConfig stats = operations.readStats(top.section("stats", OperationsReader.STATS_KEYS));
         CaptureConfig capture = new CaptureReader(problems, env, baseDir).read(top.section("capture", CaptureReader.KEYS));
         problems.throwIfAny();
         SluiceConfig config = top.build(problems.count(), () -> new SluiceConfig(listen, users, backends, routing, limits,
-                timeouts, tls, eventLoops, admin, health, stats, capture), null);
+                timeouts, tls, eventLoops, admin, health, stats, capture, proxyProtocolNetworks), null);
         problems.throwIfAny();
         return config;
+    }
+
+    private List<IpNetwork> readNetworks(YamlMapping top, String key) {
+        List<IpNetwork> networks = new ArrayList<>();
+        List<Node> items = top.list(key, "IP addresses or networks, e.g. [10.0.0.0/8, 192.168.1.7]");
+        for (int i = 0; i < items.size(); i++) {
+            YamlMapping.scalar(items.get(i), key + "[" + i + "]", IpNetwork.EXPECTED, problems, env)
+                    .flatMap(v -> v.convert(IpNetwork::parse)).ifPresent(networks::add);
+        }
+        return networks;
     }
 
     private List<UserConfig> readUsers(YamlMapping top) {
         List<UserConfig> users = new ArrayList<>();
         Map<String, Integer> firstLine = new HashMap<>();
-        List<Node> items = top.list("users", "users with name and password");
+        List<Node> items = top.list("users", "users with name and password (or password_hash)");
         for (int i = 0; i < items.size(); i++) {
             int before = problems.count();
             YamlMapping user = YamlMapping.open(items.get(i), "users[" + i + "]", USER_KEYS, problems, env);
             Optional<YamlScalar> name = user.required("name", "a user name");
-            Optional<String> password = user.required("password", "a password; write \"\" for an empty one")
-                    .map(YamlScalar::text);
             name.flatMap(YamlScalar::name).ifPresent(n -> unique(firstLine, n, name.get(), "user"));
-            UserConfig built = user.build(before, () -> new UserConfig(name.get().text(), password.get()), null);
+            Optional<UserSecret> secret = readSecret(user);
+            UserConfig built = user.build(before, () -> new UserConfig(name.get().text(), secret.get().password(),
+                    secret.get().hash()), null);
             if (built != null) {
                 users.add(built);
             }
@@ -89,7 +107,31 @@ final class ConfigReader {
         return users;
     }
 
-    private List<BackendConfig> readBackends(YamlMapping top) {
+    /** One of password and password_hash, as written. */
+    private record UserSecret(String password, String hash) {
+    }
+
+    private Optional<UserSecret> readSecret(YamlMapping user) {
+        NodeTuple password = user.entry("password");
+        NodeTuple hash = user.entry("password_hash");
+        if (password != null && hash != null) {
+            problems.at(hash.getKeyNode(), user.pathOf("password_hash"), "given with password (line "
+                    + YamlMapping.line(password.getKeyNode()) + ") (expected: password or password_hash, not both)");
+            return Optional.empty();
+        }
+        if (hash != null) {
+            return user.required("password_hash", UserConfig.HASH_SHAPE)
+                    .flatMap(v -> v.convert(UserConfig::checkHash)).map(h -> new UserSecret(null, h));
+        }
+        if (password == null) {
+            user.missing("password", "a password (\"\" for an empty one) or password_hash");
+            return Optional.empty();
+        }
+        return user.required("password", "a password; write \"\" for an empty one")
+                .map(v -> new UserSecret(v.text(), null));
+    }
+
+    private List<BackendConfig> readBackends(YamlMapping top, BackendConfig.Role defaultRole) {
         NodeTuple entry = top.entry("backends");
         if (entry == null) {
             top.missing("backends", "a list of backends, at least one");
@@ -102,7 +144,7 @@ final class ConfigReader {
         List<BackendConfig> backends = new ArrayList<>();
         Map<String, Integer> firstLine = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            readBackend(items.get(i), "backends[" + i + "]", firstLine).ifPresent(backends::add);
+            readBackend(items.get(i), "backends[" + i + "]", firstLine, defaultRole).ifPresent(backends::add);
         }
         if (!backends.isEmpty() && backends.size() == items.size() && backends.stream().allMatch(b -> b.weight() == 0)) {
             problems.at(entry.getKeyNode(), "backends",
@@ -111,19 +153,22 @@ final class ConfigReader {
         return backends;
     }
 
-    private Optional<BackendConfig> readBackend(Node item, String path, Map<String, Integer> firstLine) {
+    private Optional<BackendConfig> readBackend(Node item, String path, Map<String, Integer> firstLine,
+                                                BackendConfig.Role defaultRole) {
         int before = problems.count();
         YamlMapping backend = YamlMapping.open(item, path, BACKEND_KEYS, problems, env);
         Optional<HostPort> address = backend.required("address", HOST_PORT)
                 .flatMap(v -> v.convert(Scalars::backendAddress));
         Optional<YamlScalar> explicitName = backend.scalar("name", "a backend name");
         Optional<String> name = explicitName.isPresent() ? explicitName.get().name() : address.map(HostPort::toString);
-        BackendConfig.Role role = backend.scalar("role", "primary or replica")
-                .flatMap(v -> v.enumValue(BackendConfig.Role.class)).orElse(BackendConfig.Role.PRIMARY);
+        BackendConfig.Role role = backend.scalar("role", "primary, replica or auto")
+                .flatMap(v -> v.enumValue(BackendConfig.Role.class)).orElse(defaultRole);
         int weight = backend.scalar("weight", "an integer >= 0")
                 .flatMap(v -> v.integer(0, Integer.MAX_VALUE)).orElse(BackendConfig.DEFAULT_WEIGHT);
         int maxConnections = backend.scalar("max_connections", "an integer > 0")
                 .flatMap(v -> v.integer(1, Integer.MAX_VALUE)).orElse(BackendConfig.DEFAULT_MAX_CONNECTIONS);
+        boolean sendProxyProtocol = backend.scalar("send_proxy_protocol", "true or false")
+                .flatMap(YamlScalar::bool).orElse(false);
         if (name.isPresent() && problems.count() == before) {
             if (explicitName.isPresent()) {
                 unique(firstLine, name.get(), explicitName.get(), "backend");
@@ -135,7 +180,7 @@ final class ConfigReader {
             }
         }
         return Optional.ofNullable(backend.build(before,
-                () -> new BackendConfig(name.get(), address.get(), role, weight, maxConnections), null));
+                () -> new BackendConfig(name.get(), address.get(), role, weight, maxConnections, sendProxyProtocol), null));
     }
 
     private void unique(Map<String, Integer> firstLine, String name, YamlScalar at, String what) {
@@ -145,7 +190,8 @@ final class ConfigReader {
         }
     }
 
-    private RoutingConfig readRouting(YamlMapping routing, List<BackendConfig> backends, List<UserConfig> users) {
+    private RoutingConfig readRouting(YamlMapping routing, List<BackendConfig> backends, List<UserConfig> users,
+                                      RoutingConfig.Discover discover) {
         Optional<YamlScalar> modeValue = routing.scalar("mode", "session or split");
         Optional<YamlScalar> balancerValue = routing.scalar("balancer", "a balancer name");
         RoutingConfig.Mode mode = modeValue.flatMap(v -> v.enumValue(RoutingConfig.Mode.class))
@@ -153,9 +199,9 @@ final class ConfigReader {
         RoutingConfig.Balancer balancer = balancerValue.flatMap(v -> v.enumValue(RoutingConfig.Balancer.class))
                 .orElse(RoutingConfig.Balancer.ROUND_ROBIN);
         if (!backends.isEmpty() && mode == RoutingConfig.Mode.SPLIT
-                && backends.stream().noneMatch(b -> b.isPrimary() && b.weight() > 0)) {
-            modeValue.ifPresent(v -> v.fail("split needs a backend with role primary and weight > 0 to take writes"
-                    + " (found: " + (backends.stream().anyMatch(BackendConfig::isPrimary)
+                && backends.stream().noneMatch(b -> !b.isReplica() && b.weight() > 0)) {
+            modeValue.ifPresent(v -> v.fail("split needs a backend with role primary (or auto) and weight > 0 to take"
+                    + " writes (found: " + (backends.stream().anyMatch(b -> !b.isReplica())
                             ? "every primary has weight 0" : "only replicas") + ")"));
         }
         if (mode == RoutingConfig.Mode.SPLIT && users.isEmpty()) {
@@ -163,13 +209,18 @@ final class ConfigReader {
         }
         RoutingConfig.ReadYourWrites readYourWrites = routing.scalar("read_your_writes", "off, gtid or primary_window")
                 .flatMap(v -> v.enumValue(RoutingConfig.ReadYourWrites.class)).orElse(RoutingConfig.ReadYourWrites.OFF);
+        RoutingConfig.ReadYourWritesScope scope = routing.scalar("read_your_writes_scope", "session, user or global")
+                .flatMap(v -> v.enumValue(RoutingConfig.ReadYourWritesScope.class))
+                .orElse(RoutingConfig.ReadYourWritesScope.SESSION);
+        Optional<String> preferredPrimary = routing.scalar("preferred_primary", "a backend name").flatMap(YamlScalar::name);
         Duration primaryWindow = routing.scalar("primary_window", "a duration")
                 .flatMap(v -> v.duration(Duration.ofMillis(1), Duration.ofHours(1)))
                 .orElse(RoutingConfig.DEFAULT_PRIMARY_WINDOW);
         Duration gtidWait = routing.scalar("gtid_wait_timeout", "a duration")
                 .flatMap(v -> v.duration(Duration.ofMillis(1), Duration.ofMinutes(1)))
                 .orElse(RoutingConfig.DEFAULT_GTID_WAIT_TIMEOUT);
-        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWait, readRules(routing));
+        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWait, readRules(routing), scope,
+                discover, preferredPrimary);
     }
 
     private List<RoutingRule> readRules(YamlMapping routing) {
@@ -235,8 +286,10 @@ final class ConfigReader {
         Duration backendRetry = duration(timeouts, "backend_retry", SOME, TimeoutsConfig.BACKEND_RETRY_CAP,
                 defaults.backendRetry());
         Duration query = duration(timeouts, "query", Duration.ZERO, TimeoutsConfig.MAX, defaults.query());
+        Duration primaryWait = duration(timeouts, "primary_wait", Duration.ZERO, TimeoutsConfig.MAX_PRIMARY_WAIT,
+                defaults.primaryWait());
         return timeouts.build(before, () -> new TimeoutsConfig(connect, handshake, clientIdle, backendQueue, poolIdle,
-                shutdown, backendRetry, query), defaults);
+                shutdown, backendRetry, query, primaryWait), defaults);
     }
 
     private static Duration duration(YamlMapping section, String key, Duration min, Duration max, Duration fallback) {

@@ -3,16 +3,23 @@ package dev.sluice.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How sessions and statements find a backend.
  *
- * @param mode     session: one backend per client session; split: reads outside transactions go
- *                 to replicas, everything else to the primary
- * @param balancer how a backend is chosen among the candidates
+ * @param mode               session: one backend per client session; split: reads outside
+ *                           transactions go to replicas, everything else to the primary
+ * @param balancer           how a backend is chosen among the candidates
+ * @param readYourWritesScope whose writes a read must see under {@code read_your_writes}: the
+ *                           session's own, its user's on any connection, or everyone's
+ * @param discover           read_only: backends without a role are {@code role: auto}
+ * @param preferredPrimary   the {@code role: auto} backend that takes the writes when more than
+ *                           one is writable; empty: none does then
  */
 public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
-                            Duration gtidWaitTimeout, List<RoutingRule> rules) {
+                            Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
+                            Discover discover, Optional<String> preferredPrimary) {
 
     public static final Duration DEFAULT_PRIMARY_WINDOW = Duration.ofSeconds(1);
     public static final Duration DEFAULT_GTID_WAIT_TIMEOUT = Duration.ofSeconds(1);
@@ -30,9 +37,38 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         }
     }
 
+    /**
+     * Whose writes {@link ReadYourWrites} waits for: the session's own, every write acknowledged
+     * to the session's user (on any of its connections, so a connection pool reads its own
+     * writes), or every write acknowledged to anyone through this proxy.
+     */
+    public enum ReadYourWritesScope {
+        SESSION, USER, GLOBAL;
+
+        public String configName() {
+            return Messages.configName(this);
+        }
+    }
+
+    /** Where backends' roles come from: the config, or each one's {@code @@read_only}. */
+    public enum Discover {
+        OFF, READ_ONLY;
+
+        public String configName() {
+            return Messages.configName(this);
+        }
+    }
+
     /** Mode and balancer; the rest at defaults. */
     public RoutingConfig(Mode mode, Balancer balancer) {
         this(mode, balancer, ReadYourWrites.OFF, DEFAULT_PRIMARY_WINDOW, DEFAULT_GTID_WAIT_TIMEOUT, List.of());
+    }
+
+    /** Read-your-writes for the session's own writes, roles as configured. */
+    public RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
+                         Duration gtidWaitTimeout, List<RoutingRule> rules) {
+        this(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules, ReadYourWritesScope.SESSION,
+                Discover.OFF, Optional.empty());
     }
 
     public enum Mode {
@@ -59,10 +95,23 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         Objects.requireNonNull(readYourWrites, "read_your_writes");
         Objects.requireNonNull(primaryWindow, "primary_window");
         Objects.requireNonNull(gtidWaitTimeout, "gtid_wait_timeout");
+        Objects.requireNonNull(readYourWritesScope, "read_your_writes_scope");
+        Objects.requireNonNull(discover, "discover");
+        Objects.requireNonNull(preferredPrimary, "preferred_primary");
         rules = List.copyOf(rules);
     }
 
     public static RoutingConfig defaults() {
         return new RoutingConfig(Mode.SESSION, Balancer.ROUND_ROBIN);
+    }
+
+    public RoutingConfig withReadYourWrites(ReadYourWrites newMode, ReadYourWritesScope newScope) {
+        return new RoutingConfig(mode, balancer, newMode, primaryWindow, gtidWaitTimeout, rules, newScope, discover,
+                preferredPrimary);
+    }
+
+    public RoutingConfig withDiscover(Discover newDiscover, Optional<String> newPreferredPrimary) {
+        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
+                readYourWritesScope, newDiscover, newPreferredPrimary);
     }
 }

@@ -20,6 +20,9 @@ import java.util.function.Function;
  * @param health     health checks of the backends
  * @param stats      what is counted beyond the per-backend figures
  * @param capture    what is written down about the statements carried (off by default)
+ * @param proxyProtocolNetworks where load balancers connect from: a connection from these networks
+ *                   starts with a PROXY protocol header naming the real client; none means no
+ *                   connection may send one
  */
 public record SluiceConfig(
         HostPort listen,
@@ -33,7 +36,8 @@ public record SluiceConfig(
         AdminConfig admin,
         HealthConfig health,
         StatsConfig stats,
-        CaptureConfig capture) {
+        CaptureConfig capture,
+        List<IpNetwork> proxyProtocolNetworks) {
 
     /** Split mode moves a session's statements between backend connections, which it logs into itself. */
     static final String SPLIT_NEEDS_USERS = "split needs users: the proxy logs into the backends itself to move"
@@ -51,6 +55,7 @@ public record SluiceConfig(
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(stats, "stats");
         Objects.requireNonNull(capture, "capture");
+        proxyProtocolNetworks = List.copyOf(proxyProtocolNetworks);
         requireUniqueNames("users", users, UserConfig::name);
         requireUniqueNames("backends", backends, BackendConfig::name);
         if (eventLoops < 0) {
@@ -58,6 +63,15 @@ public record SluiceConfig(
         }
         if (!backends.isEmpty()) {
             checkRouting(routing, backends);
+        }
+        String discovery = discoveryProblem(backends, users, health);
+        if (discovery != null) {
+            throw new IllegalArgumentException("backends: " + discovery);
+        }
+        String preferred = routing.preferredPrimary().orElse(null);
+        if (preferred != null && backends.stream().noneMatch(b -> b.isAuto() && b.name().equals(preferred))) {
+            throw new IllegalArgumentException("routing.preferred_primary: " + Messages.quote(preferred)
+                    + " is not a backend with role auto");
         }
         if (routing.mode() == RoutingConfig.Mode.SPLIT && users.isEmpty()) {
             throw new IllegalArgumentException("routing.mode: " + SPLIT_NEEDS_USERS);
@@ -72,6 +86,13 @@ public record SluiceConfig(
                         LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops) {
         this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, AdminConfig.disabled(),
                 HealthConfig.disabled(), StatsConfig.defaults(), CaptureConfig.defaults());
+    }
+
+    /** As the canonical constructor, with no PROXY protocol networks. */
+    public SluiceConfig(HostPort listen, List<UserConfig> users, List<BackendConfig> backends, RoutingConfig routing,
+                        LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops, AdminConfig admin,
+                        HealthConfig health, StatsConfig stats, CaptureConfig capture) {
+        this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats, capture, List.of());
     }
 
     /** As the canonical constructor, with capture off. */
@@ -107,62 +128,72 @@ public record SluiceConfig(
 
     public SluiceConfig withListen(HostPort newListen) {
         return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withEventLoops(int newEventLoops) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, newEventLoops, admin, health, stats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withUsers(List<UserConfig> newUsers) {
         return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withBackends(List<BackendConfig> newBackends) {
         return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withAdmin(AdminConfig newAdmin) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, newAdmin, health, stats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withHealth(HealthConfig newHealth) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, newHealth, stats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withStats(StatsConfig newStats) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, newStats,
-                capture);
+                capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withCapture(CaptureConfig newCapture) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                newCapture);
+                newCapture, proxyProtocolNetworks);
+    }
+
+    public SluiceConfig withProxyProtocolNetworks(List<IpNetwork> networks) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                capture, networks);
+    }
+
+    /** Whether a client connecting from {@code address} must start with a PROXY protocol header. */
+    public boolean proxyProtocolTrusted(java.net.InetAddress address) {
+        return proxyProtocolNetworks.stream().anyMatch(n -> n.contains(address));
     }
 
     public SluiceConfig withRouting(RoutingConfig newRouting) {
         return new SluiceConfig(listen, users, backends, newRouting, limits, timeouts, tls, eventLoops, admin, health,
-                stats, capture);
+                stats, capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withLimits(LimitsConfig newLimits) {
         return new SluiceConfig(listen, users, backends, routing, newLimits, timeouts, tls, eventLoops, admin, health,
-                stats, capture);
+                stats, capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withTimeouts(TimeoutsConfig newTimeouts) {
         return new SluiceConfig(listen, users, backends, routing, limits, newTimeouts, tls, eventLoops, admin, health,
-                stats, capture);
+                stats, capture, proxyProtocolNetworks);
     }
 
     public SluiceConfig withTls(TlsConfig newTls) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, newTls, eventLoops, admin, health,
-                stats, capture);
+                stats, capture, proxyProtocolNetworks);
     }
 
     private static <T> void requireUniqueNames(String key, List<T> items, Function<T, String> name) {
@@ -181,9 +212,34 @@ public record SluiceConfig(
         if (backends.stream().allMatch(b -> b.weight() == 0)) {
             throw new IllegalArgumentException("backends: every weight is 0 (expected: at least one backend with weight > 0)");
         }
-        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(b -> b.isPrimary() && b.weight() > 0)) {
-            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary and weight > 0"
-                    + " to take writes");
+        if (routing.mode() == RoutingConfig.Mode.SPLIT && backends.stream().noneMatch(b -> !b.isReplica() && b.weight() > 0)) {
+            throw new IllegalArgumentException("routing.mode: split needs a backend with role primary (or auto) and"
+                    + " weight > 0 to take writes");
         }
+    }
+
+    /**
+     * Why these backends' {@code role: auto} cannot work, or null when it can (or none has it): the
+     * role is read from {@code @@read_only} by the health checks, and a fixed primary beside auto
+     * ones would be a writer the discovery cannot stop.
+     */
+    static String discoveryProblem(List<BackendConfig> backends, List<UserConfig> users, HealthConfig health) {
+        if (backends.stream().noneMatch(BackendConfig::isAuto)) {
+            return null;
+        }
+        List<String> fixed = backends.stream().filter(BackendConfig::isPrimary).map(BackendConfig::name).toList();
+        if (!fixed.isEmpty()) {
+            return "role primary (" + String.join(", ", fixed) + ") and role auto cannot be mixed: with auto, the"
+                    + " primary is whichever backend has read_only off (expected: auto for every backend that may"
+                    + " take writes, replica for the others)";
+        }
+        if (!health.enabled()) {
+            return "role auto needs the health checks, which read each backend's @@read_only (found: health.enabled:"
+                    + " false)";
+        }
+        if (health.user().isEmpty() && users.isEmpty()) {
+            return "role auto needs the health checks, which need an account (found: no health.user and no users)";
+        }
+        return null;
     }
 }

@@ -53,7 +53,9 @@ class ConfigDocsTest {
 
         SluiceConfig defaults = SluiceConfig.defaults();
         assertThat(example.listen()).isEqualTo(defaults.listen());
-        assertThat(example.users()).containsExactly(new UserConfig("app", "from-env"), new UserConfig("report", "changeme"));
+        assertThat(example.proxyProtocolNetworks()).containsExactly(IpNetwork.parse("10.0.8.0/24"));
+        assertThat(example.users()).containsExactly(new UserConfig("app", "from-env"), new UserConfig("report", "changeme"),
+                UserConfig.withPasswordHash("batch", "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19"));
         assertThat(example.backends()).containsExactly(
                 new BackendConfig("primary", HostPort.parse("127.0.0.1:3306"), BackendConfig.Role.PRIMARY, 1, 200),
                 new BackendConfig("replica1", HostPort.parse("127.0.0.1:3307"), BackendConfig.Role.REPLICA, 2, 200));

@@ -75,9 +75,9 @@ class ConfigErrorsTest {
 
         assertThat(problems(yaml)).containsExactly(
                 "sluice.yaml:3:1: unknown key \"backend\" (expected one of: listen, users, backends, routing, limits,"
-                        + " timeouts, tls, event_loops, admin, health, stats, capture)",
+                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks)",
                 "sluice.yaml:6:3: timeouts: unknown key \"conect\" (expected one of: connect, handshake, client_idle,"
-                        + " backend_queue, pool_idle, shutdown, backend_retry, query)");
+                        + " backend_queue, pool_idle, shutdown, backend_retry, query, primary_wait)");
     }
 
     @Test
@@ -91,7 +91,7 @@ class ConfigErrorsTest {
                 """;
 
         assertThat(problems(yaml)).containsExactly(
-                "sluice.yaml:2:5: users[0]: missing key \"password\" (expected: a password; write \"\" for an empty one)",
+                "sluice.yaml:2:5: users[0]: missing key \"password\" (expected: a password (\"\" for an empty one) or password_hash)",
                 "sluice.yaml:4:5: backends[0]: missing key \"address\" (expected: host:port)");
         assertThat(problem("listen: 0.0.0.0:4040\n")).isEqualTo(
                 "sluice.yaml:1:1: missing key \"backends\" (expected: a list of backends, at least one)");
@@ -113,14 +113,14 @@ class ConfigErrorsTest {
                 "sluice.yaml:2:3: backends: found a mapping (expected: a list of backends, each with an address)");
         assertThat(problem("backends:\n  - db:3306\n")).isEqualTo(
                 "sluice.yaml:2:5: backends[0]: found \"db:3306\" (expected: a mapping with keys name, address, role,"
-                        + " weight, max_connections)");
+                        + " weight, max_connections, send_proxy_protocol)");
         assertThat(problem("backends:\n  - address: [db, 3306]\n")).isEqualTo(
                 "sluice.yaml:2:14: backends[0].address: found a list (expected: host:port)");
         assertThat(problem("backends: [{address: \"db:1\"}]\ntls: true\n")).isEqualTo(
                 "sluice.yaml:2:6: tls: found \"true\" (expected: a mapping with keys client, backend)");
         assertThat(problem("backends: [{address: \"db:1\"}]\n? [a, b]\n: c\n")).isEqualTo(
                 "sluice.yaml:2:3: found a list as a key (expected one of: listen, users, backends, routing, limits,"
-                        + " timeouts, tls, event_loops, admin, health, stats, capture)");
+                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks)");
     }
 
     @Test
@@ -192,7 +192,7 @@ class ConfigErrorsTest {
                 """;
 
         assertThat(problems(yaml)).containsExactly(
-                "sluice.yaml:3:11: backends[0].role: unknown value \"master\" (expected one of: primary, replica)",
+                "sluice.yaml:3:11: backends[0].role: unknown value \"master\" (expected one of: primary, replica, auto)",
                 "sluice.yaml:5:9: routing.mode: unknown value \"Split\" (expected one of: session, split)",
                 "sluice.yaml:6:13: routing.balancer: unknown value \"least-latency\" (expected one of: round_robin,"
                         + " weighted, least_connections, least_latency, random)");
@@ -241,8 +241,8 @@ class ConfigErrorsTest {
         assertThat(problems(yaml)).containsExactly(
                 "sluice.yaml:1:1: backends: every weight is 0 (expected: at least one backend with weight > 0,"
                         + " as balancers skip weight 0)",
-                "sluice.yaml:8:9: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
-                        + " (found: every primary has weight 0)",
+                "sluice.yaml:8:9: routing.mode: split needs a backend with role primary (or auto) and weight > 0 to take"
+                        + " writes (found: every primary has weight 0)",
                 "sluice.yaml:8:9: routing.mode: split needs users: the proxy logs into the backends itself to move"
                         + " statements between connections (found: no users, which means pass-through auth)",
                 "sluice.yaml:12:5: tls.client: cert is set without key (expected: both cert and key, or neither for a"
@@ -250,8 +250,8 @@ class ConfigErrorsTest {
                 "sluice.yaml:14:5: tls.backend: verify: true needs enabled: true");
         assertThat(problem("users: [{name: a, password: b}]\nbackends: [{address: \"db:1\", role: replica}]\n"
                 + "routing: {mode: split}\n")).isEqualTo(
-                "sluice.yaml:3:17: routing.mode: split needs a backend with role primary and weight > 0 to take writes"
-                        + " (found: only replicas)");
+                "sluice.yaml:3:17: routing.mode: split needs a backend with role primary (or auto) and weight > 0 to take"
+                        + " writes (found: only replicas)");
         assertThat(problem("backends: [{address: \"db:1\"}]\nrouting: {mode: split}\n")).isEqualTo(
                 "sluice.yaml:2:17: routing.mode: split needs users: the proxy logs into the backends itself to move"
                         + " statements between connections (found: no users, which means pass-through auth)");
@@ -318,7 +318,7 @@ class ConfigErrorsTest {
     void selfReferencingAnchorsEndInAnErrorNotALoop() {
         assertThat(problem("backends: &b [*b]\n")).isEqualTo(
                 "sluice.yaml:1:11: backends[0]: found a list (expected: a mapping with keys name, address, role,"
-                        + " weight, max_connections)");
+                        + " weight, max_connections, send_proxy_protocol)");
         assertThat(problem("backends: [{address: \"db:1\"}]\ntls: &t {client: *t}\n")).isEqualTo(
                 "sluice.yaml:2:10: tls.client: unknown key \"client\" (expected one of: enabled, cert, key, required)");
     }

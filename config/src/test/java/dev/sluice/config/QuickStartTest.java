@@ -26,7 +26,7 @@ class QuickStartTest {
         assertThat(messageOf(() -> QuickStart.backend("db:3306,weight=x"))).isEqualTo(
                 "--backend \"db:3306,weight=x\": weight: \"x\" is not a number (expected: an integer >= 0)");
         assertThat(messageOf(() -> QuickStart.backend("db:3306,role=master"))).isEqualTo(
-                "--backend \"db:3306,role=master\": role: unknown value \"master\" (expected one of: primary, replica)");
+                "--backend \"db:3306,role=master\": role: unknown value \"master\" (expected one of: primary, replica, auto)");
         assertThat(messageOf(() -> QuickStart.backend("db:3306,wieght=2"))).isEqualTo(
                 "--backend \"db:3306,wieght=2\": unknown option \"wieght\" (expected one of: role, weight, name,"
                         + " max_connections)");

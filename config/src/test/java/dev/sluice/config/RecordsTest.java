@@ -103,10 +103,10 @@ class RecordsTest {
         SluiceConfig split = new SluiceConfig(base.listen(), List.of(new UserConfig("app", "secret")), List.of(),
                 splitRouting, base.limits(), base.timeouts(), base.tls(), 0);
         assertThatThrownBy(() -> split.withBackends(List.of(replica)))
-                .hasMessage("routing.mode: split needs a backend with role primary and weight > 0 to take writes");
+                .hasMessage("routing.mode: split needs a backend with role primary (or auto) and weight > 0 to take writes");
         BackendConfig drained = new BackendConfig("p", DB, BackendConfig.Role.PRIMARY, 0, 1);
         assertThatThrownBy(() -> split.withBackends(List.of(drained, new BackendConfig("r", DB, BackendConfig.Role.REPLICA, 1, 1))))
-                .hasMessage("routing.mode: split needs a backend with role primary and weight > 0 to take writes");
+                .hasMessage("routing.mode: split needs a backend with role primary (or auto) and weight > 0 to take writes");
         assertThatThrownBy(() -> base.withBackends(List.of(drained)))
                 .hasMessage("backends: every weight is 0 (expected: at least one backend with weight > 0)");
         assertThatThrownBy(() -> new SluiceConfig(base.listen(), List.of(), List.of(), base.routing(), base.limits(),

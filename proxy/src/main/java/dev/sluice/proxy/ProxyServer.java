@@ -19,6 +19,7 @@ import dev.sluice.proxy.frontend.HandshakeTimeout;
 import dev.sluice.proxy.frontend.LoginPacketLimit;
 import dev.sluice.proxy.frontend.LoginServices;
 import dev.sluice.proxy.frontend.PassThroughLogin;
+import dev.sluice.proxy.frontend.ProxyHeaders;
 import dev.sluice.proxy.frontend.ProxyLogin;
 import dev.sluice.proxy.routing.SessionRouter;
 import dev.sluice.proxy.routing.SplitRouter;
@@ -137,6 +138,7 @@ public final class ProxyServer implements AutoCloseable {
                         HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake(),
                                 current.timeouts().clientIdle());
                         LoginServices logins = runtime.loginServices();
+                        ProxyHeaders.install(channel, current, runtime.stats());
                         if (logins.clientTls() != null) {
                             channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(logins.clientTls()));
                         }
@@ -165,11 +167,19 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Logs into each backend once as the first configured user, so the proxy's greeting carries the
-     * real server version from the first client on, and a backend that is down is known at once.
+     * Logs into each backend once as the first user with a password (else health.user), so the
+     * proxy's greeting carries the real server version from the first client on, and a backend that
+     * is down is known at once.
      */
     private void probeBackends() {
-        UserConfig user = config.users().get(0);
+        // A user's connection may serve its first session; health.user's is only a fallback.
+        UserConfig user = config.users().stream().filter(UserConfig::hasPassword).findFirst()
+                .or(() -> dev.sluice.proxy.health.HealthChecker.account(config)).orElse(null);
+        if (user == null) {
+            log.info("backends are first reached by the first login: no user has a password in the config (only"
+                    + " password_hash) and there is no health.user to log in with before");
+            return;
+        }
         for (Backend backend : runtime.backends()) {
             BackendPool pool = runtime.pool(backend);
             LoginRequest probe = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),

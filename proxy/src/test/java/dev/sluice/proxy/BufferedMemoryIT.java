@@ -31,7 +31,7 @@ class BufferedMemoryIT {
     void aCommandThatWouldPassTheSharedBudgetEndsItsSessionOnly(MariaDbCluster cluster) throws Exception {
         long before;
         try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT @@GLOBAL.max_allowed_packet")) {
+             java.sql.ResultSet rs = s.executeQuery("SELECT @@global.max_allowed_packet")) {
             rs.next();
             before = rs.getLong(1);
             s.execute("SET GLOBAL max_allowed_packet = 64 * 1024 * 1024");
@@ -61,11 +61,11 @@ class BufferedMemoryIT {
                     .isNotEqualTo(0xFF);
         } finally {
             try (Connection admin = cluster.primary().openAdmin(); Statement s = admin.createStatement()) {
-                // As it was: the cluster is shared with the tests after this one (ConnectorJSessionIT
-                // needs the 64 MiB it starts with, where DEFAULT would be 16).
+                // As it was: the shared cluster's servers start with 64M, which later tests count on
+                // (DEFAULT would be the server's compiled-in 16M).
                 s.execute("SET GLOBAL max_allowed_packet = " + before);
             } catch (SQLException ignored) {
-                // the server's own default stays either way for the next login
+                // the server's own setting stays either way for the next login
             }
         }
     }

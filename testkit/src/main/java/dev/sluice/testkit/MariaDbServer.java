@@ -41,6 +41,8 @@ public final class MariaDbServer {
     private final ServerProcess process;
     private final AdminConnection admin;
     private volatile int port;
+    /** read_only as a failover helper last set it, kept across restarts; null: as the role has it. */
+    private volatile Boolean readOnly;
 
     MariaDbServer(String name, Role role, int serverId, ClusterSpec spec, MariaDbBinaries binaries,
             DataDirTemplate template, ServerFolder folder, SelfSignedCertificate tls) {
@@ -192,6 +194,49 @@ public final class MariaDbServer {
                 "STOP SLAVE", "CHANGE MASTER TO MASTER_DELAY=" + seconds, "START SLAVE");
     }
 
+    /**
+     * SET GLOBAL read_only, as a DBA does before or after a switchover; a restart keeps it (the
+     * role's own setting no longer applies).
+     */
+    public void setReadOnly(boolean on) {
+        admin.execute(name + " setReadOnly", "SET GLOBAL read_only = " + (on ? "ON" : "OFF"));
+        readOnly = on;
+    }
+
+    /**
+     * Promotes this replica by hand, as a DBA or an orchestrator does: STOP SLAVE; RESET SLAVE ALL;
+     * SET GLOBAL read_only = OFF. Wait for it to have the old primary's writes first ({@link #awaitApplied}).
+     */
+    public void promote() {
+        admin.execute(name + " promote", "STOP SLAVE", "RESET SLAVE ALL", "SET GLOBAL read_only = OFF");
+        readOnly = false;
+    }
+
+    /**
+     * Points this server at {@code source} and replicates from it by GTID (CHANGE MASTER TO ...
+     * MASTER_USE_GTID=current_pos: a demoted primary's own transactions are in gtid_binlog_pos, not
+     * gtid_slave_pos, and current_pos counts both), read_only on.
+     */
+    public void replicateFrom(MariaDbServer source) {
+        admin.execute(name + " replicateFrom " + source.name(), "STOP SLAVE", "SET GLOBAL read_only = ON",
+                ServerSetup.changeMasterSql(source.port()).replace("slave_pos", "current_pos"), "START SLAVE");
+        readOnly = true;
+    }
+
+    /** Waits until this server has applied every transaction {@code source} has in its binlog now. */
+    public void awaitApplied(MariaDbServer source, Duration timeout) {
+        GtidPosition target = source.gtidPosition("gtid_binlog_pos");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!gtidPosition("gtid_current_pos").includes(target)) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new MariaDbException(name + " has not applied " + source.name() + "'s gtid_binlog_pos "
+                        + target.lastSeqByDomain() + " within " + timeout + " (it is at "
+                        + gtidPosition("gtid_current_pos").lastSeqByDomain() + ")");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
     /** Seconds_Behind_Master, or null when the server does not know (a thread stopped, not connected). */
     public Long replicaLagSeconds() {
         String value = replicaStatus(requireReplica("replicaLagSeconds")).get("Seconds_Behind_Master");
@@ -297,7 +342,13 @@ public final class MariaDbServer {
     }
 
     private List<String> command(boolean restart) {
-        return ServerSetup.serverCommand(binaries, folder, role, serverId, port, spec, tls, restart);
+        List<String> command = new java.util.ArrayList<>(
+                ServerSetup.serverCommand(binaries, folder, role, serverId, port, spec, tls, restart));
+        if (readOnly != null) {
+            command.removeIf(option -> option.startsWith("--read-only"));
+            command.add("--read-only=" + (readOnly ? "ON" : "OFF"));
+        }
+        return command;
     }
 
     private static String likeLiteral(String variable) {

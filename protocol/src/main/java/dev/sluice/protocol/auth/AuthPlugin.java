@@ -14,10 +14,21 @@ public interface AuthPlugin {
     /**
      * Starts the client side for one login.
      *
-     * @param password   the password as UTF-8 bytes (empty for none)
+     * @param credential what the client knows of the password; only one that {@link #canLogIn}
      * @param pluginData the server's auth-plugin-data from HandshakeV10 or AuthSwitchRequest
+     * @throws IllegalArgumentException for a credential this plugin cannot log in with
      */
-    ClientAuth startClient(byte[] password, byte[] pluginData, ClientAuthOptions options);
+    ClientAuth startClient(Credential credential, byte[] pluginData, ClientAuthOptions options);
+
+    /** {@link #startClient(Credential, byte[], ClientAuthOptions)} with the password itself (UTF-8, empty for none). */
+    default ClientAuth startClient(byte[] password, byte[] pluginData, ClientAuthOptions options) {
+        return startClient(Credential.password(password), pluginData, options);
+    }
+
+    /** Whether the client side can log in knowing only {@code credential}; the password always can. */
+    default boolean canLogIn(Credential credential) {
+        return credential.isPassword();
+    }
 
     /** Starts the server side for one login. */
     ServerAuth startServer(ServerLogin login);

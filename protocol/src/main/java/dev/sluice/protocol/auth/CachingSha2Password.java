@@ -34,8 +34,11 @@ public final class CachingSha2Password implements AuthPlugin {
     }
 
     @Override
-    public ClientAuth startClient(byte[] password, byte[] pluginData, ClientAuthOptions options) {
-        return new CachingSha2Client(password, AuthSeed.fromPluginData(pluginData), options);
+    public ClientAuth startClient(Credential credential, byte[] pluginData, ClientAuthOptions options) {
+        if (!(credential instanceof Credential.Password password)) {
+            throw new IllegalArgumentException(NAME + " needs the password itself (given: " + credential + ")");
+        }
+        return new CachingSha2Client(password.utf8(), AuthSeed.fromPluginData(pluginData), options);
     }
 
     @Override

@@ -55,13 +55,13 @@ final class CachingSha2Server implements ServerAuth {
         if (Digests.isEmptyResponse(payload)) {
             state = State.DONE;
             boolean emptyPassword = login.knownUser() && login.password().length == 0;
-            return emptyPassword ? new ServerStep.Accept(List.of()) : deny(false);
+            return emptyPassword ? new ServerStep.Accept(List.of(), login.credential()) : deny(false);
         }
         if (!login.forceFullAuth()) {
             byte[] expected = CachingSha2Password.scramble(login.passwordOrStandIn(), seed);
             if (Digests.constantTimeEquals(expected, payload) && login.knownUser()) {
                 state = State.DONE;
-                return new ServerStep.Accept(List.of(FAST_AUTH_SUCCESS));
+                return new ServerStep.Accept(List.of(FAST_AUTH_SUCCESS), login.credential());
             }
         }
         state = State.AWAIT_PASSWORD;
@@ -85,7 +85,7 @@ final class CachingSha2Server implements ServerAuth {
         state = State.DONE;
         boolean match = candidate != null
                 && Digests.constantTimeEquals(Digests.sha256(candidate), Digests.sha256(login.passwordOrStandIn()));
-        return match && login.knownUser() ? new ServerStep.Accept(List.of()) : deny(true);
+        return match && login.knownUser() ? new ServerStep.Accept(List.of(), login.credential()) : deny(true);
     }
 
     private static byte[] moreData(byte[] data) {

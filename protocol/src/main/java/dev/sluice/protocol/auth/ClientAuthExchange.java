@@ -18,15 +18,24 @@ import java.util.function.Function;
 public final class ClientAuthExchange {
 
     private final AuthPlugins plugins;
-    private final byte[] password;
+    private final Credential credential;
     private final ClientAuthOptions options;
     private ClientAuth active;
     private boolean ended;
 
     /** @param password the password as UTF-8 bytes (empty for none) */
     public ClientAuthExchange(AuthPlugins plugins, byte[] password, ClientAuthOptions options) {
+        this(plugins, Credential.password(password), options);
+    }
+
+    /**
+     * @param credential the password, or {@code SHA1(password)} when only that is known (it logs in
+     *                   with mysql_native_password only; a server that asks for another plugin ends
+     *                   the login in {@link ClientStep.Abort})
+     */
+    public ClientAuthExchange(AuthPlugins plugins, Credential credential, ClientAuthOptions options) {
         this.plugins = plugins;
-        this.password = password.clone();
+        this.credential = credential;
         this.options = options;
     }
 
@@ -43,15 +52,17 @@ public final class ClientAuthExchange {
     }
 
     /**
-     * Starts from the greeting's plugin and auth-plugin-data. A plugin this side does not know is
-     * answered with mysql_native_password, as MySQL's clients do; the server then switches.
+     * Starts from the greeting's plugin and auth-plugin-data. A plugin this side does not know, or
+     * cannot use with its credential, is answered with mysql_native_password, as MySQL's clients
+     * answer a plugin they lack; the server then switches, or accepts.
      */
     public InitialResponse start(String serverPlugin, byte[] pluginData) {
         if (active != null) {
             throw new IllegalStateException("start was called twice");
         }
-        AuthPlugin plugin = plugins.find(serverPlugin).orElseGet(() -> plugins.require(MysqlNativePassword.NAME));
-        active = plugin.startClient(password, pluginData, options);
+        AuthPlugin plugin = plugins.find(serverPlugin).filter(p -> p.canLogIn(credential))
+                .orElseGet(() -> plugins.require(MysqlNativePassword.NAME));
+        active = plugin.startClient(credential, pluginData, options);
         return new InitialResponse(active.pluginName(), active.firstResponse());
     }
 
@@ -103,7 +114,12 @@ public final class ClientAuthExchange {
             return new ClientStep.Abort("the server asks for auth plugin '" + request.pluginName()
                     + "', which is not supported (supported: " + String.join(", ", plugins.names()) + ")");
         }
-        active = plugin.get().startClient(password, request.pluginData(), options);
+        if (!plugin.get().canLogIn(credential)) {
+            ended = true;
+            return new ClientStep.Abort("the server asks for auth plugin '" + request.pluginName()
+                    + "', which needs the password itself; only its mysql_native_password hash is known here");
+        }
+        active = plugin.get().startClient(credential, request.pluginData(), options);
         return new ClientStep.Reply(active.firstResponse());
     }
 

@@ -23,11 +23,14 @@ public final class ServerAuthExchange {
 
     /**
      * @param accountPlugin the plugin the account authenticates with (for an unknown user, the
-     *                      proxy's default, so it looks like any other account)
+     *                      proxy's default, so it looks like any other account); an account known
+     *                      only by its mysql_native_password hash always uses that plugin, the only
+     *                      one that can check a client against the hash
      */
     public ServerAuthExchange(AuthPlugins plugins, ServerLogin login, String accountPlugin) {
         this.login = login;
-        this.accountPlugin = plugins.require(accountPlugin);
+        boolean hashOnly = login.knownUser() && !login.credential().isPassword();
+        this.accountPlugin = plugins.require(hashOnly ? MysqlNativePassword.NAME : accountPlugin);
     }
 
     /**

@@ -23,10 +23,15 @@ public sealed interface ServerStep {
     /**
      * Logged in: send these payloads (e.g. caching_sha2_password's fast-auth-success AuthMoreData),
      * then OK.
+     *
+     * @param credential what logs in elsewhere as this account: its password, or the
+     *                   {@code SHA1(password)} recovered from the client's mysql_native_password scramble
+     *                   when the server knows only the hash
      */
-    record Accept(List<byte[]> sendBeforeOk) implements ServerStep {
+    record Accept(List<byte[]> sendBeforeOk, Credential credential) implements ServerStep {
         public Accept {
             sendBeforeOk = sendBeforeOk.stream().map(byte[]::clone).toList();
+            java.util.Objects.requireNonNull(credential, "credential");
         }
 
         @Override

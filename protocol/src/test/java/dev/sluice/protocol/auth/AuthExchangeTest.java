@@ -87,7 +87,7 @@ class AuthExchangeTest {
 
     @Test
     void unknownUserGoesThroughTheSameExchangeAsAWrongPassword() {
-        ServerLogin ghost = new ServerLogin("ghost", "127.0.0.1", null, seed, false, TestKeys.PAIR, false);
+        ServerLogin ghost = new ServerLogin("ghost", "127.0.0.1", (byte[]) null, seed, false, TestKeys.PAIR, false);
         InProcessLogin.Transcript unknown = login("app", SHA2, SHA2, ClientAuthOptions.plaintext(true), ghost);
         InProcessLogin.Transcript wrong = login("wrong", SHA2, SHA2, ClientAuthOptions.plaintext(true), serverLogin("app", false, false));
         assertThat(unknown.clientEnd()).isEqualTo(new ClientStep.Rejected(1045, "28000",

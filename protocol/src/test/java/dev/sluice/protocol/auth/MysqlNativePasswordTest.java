@@ -95,7 +95,7 @@ class MysqlNativePasswordTest {
     @Test
     void serverRejectsUnknownUserLikeWrongPassword() {
         byte[] seed = AuthSeed.generate();
-        ServerLogin unknown = new ServerLogin("ghost", "localhost", null, seed, false, TestKeys.PAIR, false);
+        ServerLogin unknown = new ServerLogin("ghost", "localhost", (byte[]) null, seed, false, TestKeys.PAIR, false);
         ServerStep step = PLUGIN.startServer(unknown).onClientData(MysqlNativePassword.scramble(bytes("app"), seed));
         assertThat(step).isEqualTo(ServerStep.Reject.accessDenied("ghost", "localhost", true));
     }
@@ -112,7 +112,7 @@ class MysqlNativePasswordTest {
         ServerLogin withPassword = new ServerLogin("app", "h", bytes("app"), seed, false, TestKeys.PAIR, false);
         assertThat(PLUGIN.startServer(withPassword).onClientData(new byte[0]))
                 .isEqualTo(ServerStep.Reject.accessDenied("app", "h", false));
-        ServerLogin unknown = new ServerLogin("ghost", "h", null, seed, false, TestKeys.PAIR, false);
+        ServerLogin unknown = new ServerLogin("ghost", "h", (byte[]) null, seed, false, TestKeys.PAIR, false);
         assertThat(PLUGIN.startServer(unknown).onClientData(new byte[0]))
                 .isEqualTo(ServerStep.Reject.accessDenied("ghost", "h", false));
     }

@@ -1,9 +1,9 @@
 package dev.sluice.proxy.admin;
 
 import dev.sluice.config.AdminConfig;
-import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.stats.DigestTable;
 import dev.sluice.proxy.stats.StatsObserver;
 import io.netty.channel.Channel;
@@ -87,8 +87,8 @@ public final class AdminServices implements AutoCloseable {
         runtime.observers().add(stats);
         ticker = adminGroup.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         if (runtime.config().health().enabled() && HealthChecker.account(runtime.config()).isEmpty()) {
-            log.warn("health checks are off: they need an account (health.user and health.password, or a users entry)"
-                    + " and the proxy runs pass-through auth");
+            log.warn("health checks are off: they need an account with a password (health.user and health.password, or"
+                    + " a users entry with password, not only password_hash)");
         }
         health.start();
         AdminConfig admin = runtime.config().admin();

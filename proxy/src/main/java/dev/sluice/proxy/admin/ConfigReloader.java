@@ -6,8 +6,8 @@ import dev.sluice.config.LimitsConfig;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TimeoutsConfig;
-import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.stats.DigestTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,7 +131,8 @@ public final class ConfigReloader {
             kept.add("routing.mode " + running.routing().mode().configName() + ", routing.balancer "
                     + running.routing().balancer().configName());
             merged = merged.withRouting(new RoutingConfig(running.routing().mode(), running.routing().balancer(),
-                    routing.readYourWrites(), routing.primaryWindow(), routing.gtidWaitTimeout(), routing.rules()));
+                    routing.readYourWrites(), routing.primaryWindow(), routing.gtidWaitTimeout(), routing.rules(),
+                    routing.readYourWritesScope(), routing.discover(), routing.preferredPrimary()));
         }
         if (!loaded.tls().equals(running.tls())) {
             kept.add("tls");

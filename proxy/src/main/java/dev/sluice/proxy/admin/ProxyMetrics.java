@@ -1,11 +1,12 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.capture.CaptureControl;
 import dev.sluice.proxy.capture.CaptureStats;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
+import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.proxy.stats.StatsObserver;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -80,6 +81,28 @@ public final class ProxyMetrics {
         FunctionCounter.builder("sluice.digests.evicted", stats, s -> s.digests().evicted())
                 .description("Query digests dropped to stay within stats.max_digests").register(registry);
         registerCapture(runtime.capture());
+        registerFailover();
+    }
+
+    /** What hiding a missing primary cost, and what it could not hide (docs/high-availability.md). */
+    private void registerFailover() {
+        ProxyStats counts = runtime.stats();
+        FunctionCounter.builder("sluice.primary.waits", counts, ProxyStats::primaryWaits)
+                .description("Statements that found no backend to run on and waited for one (timeouts.primary_wait)")
+                .register(registry);
+        FunctionCounter.builder("sluice.primary.wait.timeouts", counts, ProxyStats::primaryWaitTimeouts)
+                .description("Waits for a backend that ended in an error").register(registry);
+        FunctionCounter.builder("sluice.writes.refused.split_brain", counts, ProxyStats::splitBrainRefusals)
+                .description("Writes that failed while more than one role auto backend was writable").register(registry);
+        String retried = "Writes sent again: refused as read_only by the backend taken for the primary, or lost with"
+                + " their connection and shown not to have run";
+        FunctionCounter.builder("sluice.writes.retried", counts, ProxyStats::readOnlyRetries).tag("reason", "read_only")
+                .description(retried).register(registry);
+        FunctionCounter.builder("sluice.writes.retried", counts, ProxyStats::lostWritesRetried).tag("reason", "lost")
+                .description(retried).register(registry);
+        FunctionCounter.builder("sluice.writes.outcome_unknown", counts, ProxyStats::lostWritesUnknown)
+                .description("Writes lost with their connection whose outcome could not be known (the client got 1927)")
+                .register(registry);
     }
 
     private void registerCapture(CaptureControl capture) {
@@ -167,6 +190,9 @@ public final class ProxyMetrics {
                 .tags(tags).baseUnit("seconds").description("Seconds behind the primary (replicas)").register(registry));
         meters.add(Gauge.builder("sluice.backend.lagging", backend, b -> b.lagging() ? 1 : 0).tags(tags)
                 .description("1 while a replica is behind max_replication_lag").register(registry));
+        meters.add(Gauge.builder("sluice.backend.primary", backend, b -> b.isPrimary() ? 1 : 0).tags(tags)
+                .description("1 while the backend takes writes (role auto: while it is the one writable)")
+                .register(registry));
         for (int i = 0; i < QUANTILES.length; i++) {
             int index = i;
             meters.add(Gauge.builder("sluice.backend.latency", backend, b -> latency(b, index)).tags(tags)

@@ -1,14 +1,14 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.health.BackendHealth;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
+import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.stats.DigestStats;
 import dev.sluice.proxy.stats.DigestTable;
 import dev.sluice.proxy.stats.StatsObserver;
-import dev.sluice.proxy.sql.Digest;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -68,7 +68,7 @@ public final class Tables {
             Histogram total = backend.stats().latency().snapshotTotal();
             Histogram recent = backend.stats().latency().snapshotRecent();
             BackendHealth checks = health == null ? null : health.health(backend);
-            table.row(backend.name(), backend.config().address().toString(), backend.config().role().configName(),
+            table.row(backend.name(), backend.config().address().toString(), backend.roleName(),
                     backend.state().name(), backend.available(now), backend.weight(), backend.stats().queries(), backend.stats().errors(),
                     errorsByCode(backend.stats().errorsByCode()), backend.stats().bytesToBackend(),
                     backend.stats().bytesFromBackend(), open, idle,
@@ -153,6 +153,12 @@ public final class Tables {
         table.row("client_connections_refused", runtime.stats().connectionsRefused());
         table.row("login_failures", runtime.stats().loginFailures());
         table.row("protocol_errors", runtime.stats().protocolErrors());
+        table.row("primary_waits", runtime.stats().primaryWaits());
+        table.row("primary_wait_timeouts", runtime.stats().primaryWaitTimeouts());
+        table.row("writes_refused_split_brain", runtime.stats().splitBrainRefusals());
+        table.row("writes_retried_read_only", runtime.stats().readOnlyRetries());
+        table.row("writes_retried_after_loss", runtime.stats().lostWritesRetried());
+        table.row("writes_outcome_unknown", runtime.stats().lostWritesUnknown());
         table.row("sessions", stats.sessions().size());
         table.row("sessions_started", stats.sessionsStarted());
         table.row("statements_to_primary", stats.statementsToPrimary());

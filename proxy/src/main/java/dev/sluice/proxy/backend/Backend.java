@@ -35,6 +35,8 @@ public final class Backend {
     private volatile String lastConnectError;
     private volatile boolean lagging;
     private volatile Long replicationLagSeconds;
+    /** role auto: the health checks found it the writable backend (see RoleDiscovery). */
+    private volatile boolean discoveredPrimary;
 
     public Backend(BackendConfig config) {
         this.config = config;
@@ -82,8 +84,24 @@ public final class Backend {
         return weight;
     }
 
+    /** Takes writes now: configured as the primary, or role auto and found the writable one. */
     public boolean isPrimary() {
-        return config.isPrimary();
+        BackendConfig current = config;
+        return current.isPrimary() || current.isAuto() && discoveredPrimary;
+    }
+
+    /** Role auto: whether it is the primary from now on (written by the health checks' loop only). */
+    public void discoveredPrimary(boolean primary) {
+        this.discoveredPrimary = primary;
+    }
+
+    /** The role it plays now, as SHOW BACKENDS shows it: {@code primary}, {@code replica (auto)}... */
+    public String roleName() {
+        BackendConfig current = config;
+        if (!current.isAuto()) {
+            return current.role().configName();
+        }
+        return (discoveredPrimary ? "primary" : "replica") + " (auto)";
     }
 
     /** True when the backend takes new work: ONLINE, and not on backoff after refusing connections. */

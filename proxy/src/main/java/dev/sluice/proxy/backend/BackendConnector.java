@@ -115,6 +115,9 @@ public final class BackendConnector implements Connector {
                     @Override
                     protected void initChannel(Channel channel) {
                         channels.add(channel);
+                        if (backend.config().sendProxyProtocol() && request.origin() != null) {
+                            channel.pipeline().addLast("proxy-header", new ProxyHeaderWriter(request.origin()));
+                        }
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
                                 backendTls, authOptions, promise, lastIdentity::set, framed, commandsInFlight));

@@ -127,7 +127,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private static final long MAX_PACKET = 1L << 30;
 
     private void sendHandshakeResponse(ChannelHandlerContext ctx) {
-        auth = new ClientAuthExchange(plugins, request.password(), authOptions);
+        auth = new ClientAuthExchange(plugins, request.credential(), authOptions);
         ClientAuthExchange.InitialResponse first = auth.start(greeting.authPluginName(), greeting.scramble());
         writePacket(ctx, new HandshakeResponse41(capabilities, MAX_PACKET, request.charset(), request.user(),
                 first.authResponse(), request.schema(), first.pluginName(), CONNECT_ATTRIBUTES));

@@ -78,11 +78,16 @@ public final class BackendPool {
      * schema: an idle connection of that loop's, or null (then acquire gets one).
      */
     public BackendConnection takeIdle(LoginRequest request, EventLoop loop) {
-        return request.schema() == null && loop.inEventLoop() ? idle.take(loop, PoolKey.of(request), null) : null;
+        return request.schema() == null && loop.inEventLoop() ? idle.take(loop, key(request), null) : null;
+    }
+
+    /** Towards a backend sent PROXY protocol headers, connections are shared per client address too. */
+    private PoolKey key(LoginRequest request) {
+        return PoolKey.of(request, backend.config().sendProxyProtocol());
     }
 
     private void acquireOnLoop(LoginRequest request, EventLoop loop, Promise<BackendConnection> result) {
-        PoolKey key = PoolKey.of(request);
+        PoolKey key = key(request);
         BackendConnection reused = idle.take(loop, key, request.schema());
         if (reused != null) {
             selectSchema(reused, request.schema(), result);

@@ -16,6 +16,8 @@ public final class Replies {
     public static final int TOO_MANY_PREPARED = 1461;
     /** ER_CON_COUNT_ERROR. */
     public static final int TOO_MANY_CONNECTIONS = 1040;
+    /** ER_HOST_NOT_PRIVILEGED: a connection refused for where it comes from. */
+    public static final int HOST_NOT_ALLOWED = 1130;
     /** ER_HANDSHAKE_ERROR. */
     public static final int BAD_HANDSHAKE = 1043;
     /** ER_SERVER_SHUTDOWN. */

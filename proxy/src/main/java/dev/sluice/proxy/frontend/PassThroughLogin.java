@@ -1,6 +1,5 @@
 package dev.sluice.proxy.frontend;
 
-import dev.sluice.proxy.session.LingeringClose;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.frame.RawPacketDecoder;
@@ -15,7 +14,10 @@ import dev.sluice.proxy.backend.BackendIdentity;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.CapabilityPolicy;
+import dev.sluice.proxy.backend.ProxyHeaderWriter;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
+import dev.sluice.proxy.session.LingeringClose;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -93,6 +95,10 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                         @Override
                         protected void initChannel(Channel channel) {
                             backendChannel = channel;
+                            if (backend.config().sendProxyProtocol()) {
+                                channel.pipeline().addLast("proxy-header",
+                                        new ProxyHeaderWriter(ClientOrigin.of(client)));
+                            }
                             channel.pipeline().addLast("frames", new RawPacketDecoder());
                             channel.pipeline().addLast("login", new BackendSide());
                         }

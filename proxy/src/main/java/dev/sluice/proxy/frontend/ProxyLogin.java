@@ -1,12 +1,12 @@
 package dev.sluice.proxy.frontend;
 
-import dev.sluice.proxy.session.LingeringClose;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.auth.AuthSeed;
 import dev.sluice.protocol.auth.CachingSha2Password;
+import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.auth.MysqlNativePassword;
 import dev.sluice.protocol.auth.ServerAuthExchange;
 import dev.sluice.protocol.auth.ServerLogin;
@@ -15,13 +15,16 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
+import dev.sluice.proxy.auth.AccountCredentials;
 import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
-import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.client.ClientOrigin;
+import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.session.CommandPhase;
+import dev.sluice.proxy.session.LingeringClose;
 import dev.sluice.proxy.session.RelayPath;
 import dev.sluice.proxy.session.StatementPath;
 import dev.sluice.proxy.split.SplitPath;
@@ -29,7 +32,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -54,6 +56,8 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     private HandshakeResponse41 response;
     private UserConfig user;
     private ServerAuthExchange exchange;
+    /** What logs into backends as the user: the password, or the SHA1(password) the client's login proved. */
+    private Credential backendCredential;
 
     public ProxyLogin(LoginServices services, HandshakeTimeout timeout) {
         this.services = services;
@@ -113,13 +117,13 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         user = services.auth().user(response.username()).orElse(null);
-        String host = host(ctx);
+        String host = ClientOrigin.of(ctx.channel()).host();
         String clientPlugin = Capabilities.has(response.capabilities(), Capabilities.CLIENT_PLUGIN_AUTH)
                 ? response.authPluginName() : null;
         String accountPlugin = CachingSha2Password.NAME.equals(clientPlugin) ? CachingSha2Password.NAME
                 : MysqlNativePassword.NAME;
-        byte[] password = user == null ? null : user.password().getBytes(StandardCharsets.UTF_8);
-        ServerLogin login = new ServerLogin(response.username(), host, password, seed, secure, services.auth().rsaKeys(),
+        Credential account = user == null ? null : AccountCredentials.of(user);
+        ServerLogin login = new ServerLogin(response.username(), host, account, seed, secure, services.auth().rsaKeys(),
                 !services.auth().sha2Cache().contains(response.username()));
         exchange = new ServerAuthExchange(services.auth().plugins(), login, accountPlugin);
         phase = Phase.AUTH;
@@ -164,7 +168,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         // A verdict: from an address that failed too often in a row, it waits, either way.
-        java.time.Duration delay = services.auth().failedLogins().delayFor(address(ctx));
+        java.time.Duration delay = services.auth().failedLogins().delayFor(ClientOrigin.of(ctx.channel()).address());
         if (delay.isZero()) {
             verdict(ctx, step);
             return;
@@ -184,19 +188,20 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         switch (step) {
             case ServerStep.Reply reply -> throw new IllegalStateException("not a verdict: " + reply);
             case ServerStep.Accept accept -> {
-                services.auth().failedLogins().succeeded(address(ctx));
+                services.auth().failedLogins().succeeded(ClientOrigin.of(ctx.channel()).address());
                 for (byte[] payload : accept.sendBeforeOk()) {
                     ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
                 }
                 if (CachingSha2Password.NAME.equals(exchange.pluginName())) {
                     services.auth().sha2Cache().add(user.name());
                 }
+                backendCredential = accept.credential();
                 connectBackend(ctx);
             }
             case ServerStep.Reject reject -> {
                 services.sessions().stats().loginFailed();
                 if (reject.errorCode() == Replies.ACCESS_DENIED) {
-                    services.auth().failedLogins().failed(address(ctx));
+                    services.auth().failedLogins().failed(ClientOrigin.of(ctx.channel()).address());
                 }
                 refuse(ctx, reject.errorCode(), reject.sqlState(), reject.message());
             }
@@ -210,9 +215,10 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         // once wait their turn there instead of being cut off as slow handshakes.
         timeout.cancel();
         ctx.channel().config().setAutoRead(false);
-        LoginRequest request = new LoginRequest(user.name(), user.password().getBytes(StandardCharsets.UTF_8),
+        LoginRequest request = new LoginRequest(user.name(), backendCredential,
                 CapabilityPolicy.responseShaping(response.capabilities(), offered), response.characterSet(),
-                Capabilities.has(response.capabilities(), Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null);
+                Capabilities.has(response.capabilities(), Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null,
+                ClientOrigin.of(ctx.channel()));
         new SessionStart(services, ctx.channel()).acquire(request, (connection, pool) -> {
             if (!ctx.channel().isActive()) {
                 pool.release(connection);
@@ -273,13 +279,5 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         timeout.cancel();
         phase = Phase.DONE;
         ctx.fireChannelInactive();
-    }
-
-    private static java.net.InetAddress address(ChannelHandlerContext ctx) {
-        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress socket ? socket.getAddress() : null;
-    }
-
-    static String host(ChannelHandlerContext ctx) {
-        return dev.sluice.proxy.session.ClientHost.of(ctx.channel());
     }
 }

@@ -19,6 +19,8 @@ public final class BackendHealth {
     boolean reconnect;
     /** MySQL 8.4 dropped SHOW SLAVE STATUS, MariaDB before 10.5 lacks SHOW REPLICA STATUS: the one that worked. */
     String replicaStatusQuery = "SHOW REPLICA STATUS";
+    /** MariaDB has @@gtid_binlog_pos; a server that answered an error for it is not asked again. */
+    boolean asksBinlogPosition = true;
 
     private volatile long lastCheckMillis;
     private volatile String lastError;

@@ -3,14 +3,15 @@ package dev.sluice.proxy.health;
 import dev.sluice.config.HealthConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
-import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -36,6 +37,7 @@ public final class HealthChecker implements AutoCloseable {
     private final EventLoop loop;
     private final Class<? extends Channel> channelType;
     private final Map<Backend, BackendHealth> health = new ConcurrentHashMap<>();
+    private final RoleDiscovery roles = new RoleDiscovery();
     private volatile HealthConfig config;
     private ScheduledFuture<?> ticker;
     private volatile boolean closed;
@@ -45,15 +47,53 @@ public final class HealthChecker implements AutoCloseable {
         this.loop = loop;
         this.channelType = channelType;
         this.config = runtime.config().health();
+        runtime.primaries().onReadOnlySeen(backend -> loop.execute(() -> readOnlySeen(backend)));
     }
 
-    /** The account checks log in as, or empty when there is none (pass-through auth and no health.user). */
+    /**
+     * A session's write found the backend read_only: it is a replica from now on, until a check
+     * reads otherwise, and every backend is checked now rather than at the next tick, so that the
+     * new primary (if any is writable yet) is found at once.
+     */
+    private void readOnlySeen(Backend backend) {
+        if (closed || !backend.config().isAuto() || Boolean.TRUE.equals(health(backend).readOnly())) {
+            return;
+        }
+        log.info("backend {} refused a write as read_only: it is no primary until a check finds read_only off",
+                backend.name());
+        health(backend).readOnly(true);
+        decideRoles();
+        checkAllNow();
+    }
+
+    private void checkAllNow() {
+        HealthConfig current = config;
+        Optional<UserConfig> account = account(runtime.config());
+        if (current.enabled() && account.isPresent()) {
+            for (Backend backend : runtime.backends()) {
+                check(backend, health(backend), current, account.get());
+            }
+        }
+    }
+
+    /** Role auto: who is the primary after what the checks know now. */
+    private void decideRoles() {
+        List<Backend> backends = runtime.backends();
+        RoleDiscovery.Decision decision = RoleDiscovery.decide(backends, b -> health(b).readOnly(),
+                runtime.config().routing().preferredPrimary());
+        runtime.primaries().noPrimary(roles.apply(backends, decision), decision.conflict());
+    }
+
+    /**
+     * The account checks log in as: health.user, else the first of users with a password (one
+     * known only by its password_hash cannot log in before a client has); empty when there is none.
+     */
     public static Optional<UserConfig> account(SluiceConfig config) {
         HealthConfig health = config.health();
         if (health.user().isPresent()) {
             return Optional.of(new UserConfig(health.user().get(), health.password().orElse("")));
         }
-        return config.users().stream().findFirst();
+        return config.users().stream().filter(UserConfig::hasPassword).findFirst();
     }
 
     /** Starts checking; every interval from now on (the first check at once). */
@@ -169,13 +209,47 @@ public final class HealthChecker implements AutoCloseable {
                     return;
                 }
                 String value = ((QueryResult) readOnly.getNow()).first("@@read_only");
-                check.state.readOnly(value == null ? null : !value.equals("0"));
-                if (check.backend.isPrimary()) {
-                    check.pass(null);
+                Boolean on = value == null ? null : !value.equals("0");
+                check.state.readOnly(on);
+                // Role auto: a writable backend is (or is about to be) a primary, whose lag means nothing.
+                boolean writer = check.backend.config().isAuto() ? Boolean.FALSE.equals(on) : check.backend.isPrimary();
+                if (writer) {
+                    binlogPosition(check);
                 } else {
                     replicaStatus(check);
                 }
             });
+        });
+    }
+
+    /**
+     * A primary's {@code @@gtid_binlog_pos} (MariaDB): where its transactions stand, a floor for
+     * showing that a write lost with its connection did not run. A server without it (MySQL) is not
+     * asked again.
+     */
+    private void binlogPosition(Check check) {
+        if (!check.state.asksBinlogPosition) {
+            check.pass(null);
+            return;
+        }
+        check.state.selects.increment();
+        check.state.connection.query("SELECT @@gtid_binlog_pos").addListener(done -> {
+            if (check.over) {
+                return;
+            }
+            if (done.isSuccess() && ((QueryResult) done.getNow()).isError()) {
+                check.state.asksBinlogPosition = false;
+            } else if (check.failed(done, "SELECT @@gtid_binlog_pos")) {
+                return;
+            } else {
+                try {
+                    runtime.acknowledgedWrites().observed(dev.sluice.proxy.gtid.GtidPosition.parse(
+                            ((QueryResult) done.getNow()).first("@@gtid_binlog_pos")));
+                } catch (IllegalArgumentException e) {
+                    check.state.asksBinlogPosition = false;
+                }
+            }
+            check.pass(null);
         });
     }
 
@@ -255,6 +329,7 @@ public final class HealthChecker implements AutoCloseable {
                 runtime.failStatementsOn(backend, "backend " + backend.name() + " stopped answering its health checks ("
                         + reason + ")");
             }
+            decideRoles();
         }
 
         void pass(ReplicationStatus replication) {
@@ -275,6 +350,9 @@ public final class HealthChecker implements AutoCloseable {
                                     : replication.lagSeconds() + " s", config.maxReplicationLag());
                 }
                 backend.replicationLag(replication.lagSeconds(), tooFar);
+            } else if (backend.config().isAuto()) {
+                // Promoted: what it lagged as a replica must not keep it from taking writes.
+                backend.replicationLag(null, false);
             }
             if (state.consecutiveSuccesses >= config.recoverAfter()) {
                 backend.connectSucceeded();
@@ -284,6 +362,7 @@ public final class HealthChecker implements AutoCloseable {
                             state.consecutiveSuccesses);
                 }
             }
+            decideRoles();
         }
 
         private boolean end() {

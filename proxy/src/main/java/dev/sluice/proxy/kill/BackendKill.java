@@ -51,8 +51,7 @@ final class BackendKill implements ResponseListener {
             kill.sendOn(idle, sql, kept, login.user());
             return;
         }
-        LoginRequest request = new LoginRequest(login.user(), login.password(), login.responseShaping(),
-                login.charset(), null);
+        LoginRequest request = login.withSchema(null).withoutOrigin();
         kills.connector().connect(target.backend(), request, loop).addListener(connected -> {
             if (!connected.isSuccess()) {
                 kill.finish(connected.cause() instanceof BackendLoginException e

@@ -11,19 +11,12 @@ import java.util.function.Supplier;
 /**
  * Split mode: writes and transactions go to a primary, reads outside transactions to a replica
  * chosen by the balancer (the primary when no replica is up). New sessions start on nothing: the
- * first statement decides.
+ * first statement decides. Roles are read at each pick: a {@code role: auto} backend changes role
+ * when the health checks find its read_only switched.
  */
 public final class SplitRouter implements Router {
 
-    /** Both lists in one object, so a reload swaps them together. */
-    private record Roles(List<Backend> primaries, List<Backend> replicas) {
-        static Roles of(List<Backend> backends) {
-            return new Roles(backends.stream().filter(Backend::isPrimary).toList(),
-                    backends.stream().filter(b -> !b.isPrimary()).toList());
-        }
-    }
-
-    private volatile Roles roles;
+    private volatile List<Backend> backends;
     /**
      * One balancer per role: with one for both, a round robin's turn also moved on each primary pick,
      * so a session alternating writes and reads read from the same replica every time.
@@ -32,14 +25,14 @@ public final class SplitRouter implements Router {
     private final Balancer forReplicas;
 
     public SplitRouter(List<Backend> backends, Supplier<Balancer> balancers) {
-        this.roles = Roles.of(backends);
+        this.backends = List.copyOf(backends);
         this.forPrimaries = balancers.get();
         this.forReplicas = balancers.get();
     }
 
     @Override
     public void backends(List<Backend> current) {
-        this.roles = Roles.of(current);
+        this.backends = List.copyOf(current);
     }
 
     /**
@@ -48,24 +41,25 @@ public final class SplitRouter implements Router {
      */
     @Override
     public Optional<Backend> pickForSession(Set<Backend> exclude) {
-        Roles current = roles;
-        return pick(current.primaries(), forPrimaries, exclude).or(() -> pick(current.replicas(), forReplicas, exclude));
+        List<Backend> current = backends;
+        return pick(current, true, forPrimaries, exclude).or(() -> pick(current, false, forReplicas, exclude));
     }
 
     public Optional<Backend> primary(Set<Backend> exclude) {
-        return pick(roles.primaries(), forPrimaries, exclude);
+        return pick(backends, true, forPrimaries, exclude);
     }
 
     /** A replica that is up, or empty (the caller then uses the primary). */
     public Optional<Backend> replica(Set<Backend> exclude) {
-        return pick(roles.replicas(), forReplicas, exclude);
+        return pick(backends, false, forReplicas, exclude);
     }
 
-    private static Optional<Backend> pick(List<Backend> from, Balancer balancer, Set<Backend> exclude) {
+    private static Optional<Backend> pick(List<Backend> from, boolean primary, Balancer balancer, Set<Backend> exclude) {
         long now = System.nanoTime();
         List<Backend> candidates = new ArrayList<>(from.size());
         for (Backend backend : from) {
-            if (backend.weight() > 0 && backend.available(now) && !backend.lagging() && !exclude.contains(backend)) {
+            if (backend.isPrimary() == primary && backend.weight() > 0 && backend.available(now) && !backend.lagging()
+                    && !exclude.contains(backend)) {
                 candidates.add(backend);
             }
         }

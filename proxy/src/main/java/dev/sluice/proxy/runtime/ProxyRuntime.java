@@ -14,11 +14,13 @@ import dev.sluice.proxy.backend.Backends;
 import dev.sluice.proxy.backend.KillConnections;
 import dev.sluice.proxy.capture.CaptureControl;
 import dev.sluice.proxy.frontend.LoginServices;
+import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.Kills;
 import dev.sluice.proxy.kill.LiveSessions;
 import dev.sluice.proxy.memory.MemoryBudget;
 import dev.sluice.proxy.observe.Observers;
+import dev.sluice.proxy.routing.PrimaryStatus;
 import dev.sluice.proxy.routing.Router;
 import dev.sluice.proxy.routing.SplitRouter;
 import dev.sluice.proxy.session.ClientConnections;
@@ -55,6 +57,10 @@ public final class ProxyRuntime {
     private final SslContext backendTls;
     private final ClientConnections clients = new ClientConnections();
     private final ProxyStats stats = new ProxyStats();
+    /** Writes acknowledged to clients, for reads on other connections that must see them. */
+    private final AcknowledgedWrites acknowledgedWrites = new AcknowledgedWrites();
+    /** What the health checks found of the role auto backends, for statements that find no primary. */
+    private final PrimaryStatus primaries = new PrimaryStatus();
     /** Its threshold is the starting config's: a reload keeps the counts, and the threshold. */
     private final FailedLogins failedLogins;
     /** Its limit is the starting config's. */
@@ -87,7 +93,8 @@ public final class ProxyRuntime {
                 new SqlReaders());
         ClientAuth auth = new ClientAuth(this::config, AuthPlugins.standard(), rsaKeys, authWork, failedLogins);
         SplitBackends split = router instanceof SplitRouter splitRouter
-                ? new SplitBackends(splitRouter, backends::pool, backends::list) : null;
+                ? new SplitBackends(splitRouter, backends::pool, backends::list, primaries,
+                acknowledgedWrites) : null;
         this.loginServices = new LoginServices(this::config, auth, clientTls, backendTls, connector, router, backends,
                 sessionServices, split);
     }
@@ -209,6 +216,26 @@ public final class ProxyRuntime {
 
     public ProxyStats stats() {
         return stats;
+    }
+
+    /** The GTIDs and times of writes acknowledged to clients, per user and overall (read_your_writes_scope). */
+    public AcknowledgedWrites acknowledgedWrites() {
+        return acknowledgedWrites;
+    }
+
+    /** Whether a role auto backend takes writes now, and where sessions report a read_only refusal. */
+    public PrimaryStatus primaries() {
+        return primaries;
+    }
+
+    /** Why no {@code role: auto} backend takes writes now, or null when one does (or none is auto). */
+    public String noPrimaryReason() {
+        return primaries.noPrimaryReason();
+    }
+
+    /** Whether more than one role auto backend is writable now, none preferred (writes stop). */
+    public boolean splitBrain() {
+        return primaries.splitBrain();
     }
 
     public boolean passThroughAuth() {

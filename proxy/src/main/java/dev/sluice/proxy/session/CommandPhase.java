@@ -3,6 +3,7 @@ package dev.sluice.proxy.session;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.proxy.backend.Causes;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.command.Replies;
@@ -348,7 +349,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         services.stats().protocolError();
-        log.debug("session {} failed", client.remoteAddress(), cause);
+        log.debug("session {} failed", ClientOrigin.of(client), cause);
         if (!ended && cause instanceof TooLongFrameException) {
             frames.tooLarge();
         } else if (!ended) {

@@ -10,6 +10,7 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.ClientCommand;
 import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.command.Replies;
@@ -148,7 +149,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         if (login != null && (name == null || config.user(name).isEmpty())) {
             frame.release();
             session.answer(OwnAnswer.error(Replies.ACCESS_DENIED, "28000", "Access denied for user '" + name + "'@'"
-                    + ClientHost.of(client) + "' (using password: YES)"));
+                    + ClientOrigin.of(client).host() + "' (using password: YES)"));
             return;
         }
         changingTo = name;
@@ -249,7 +250,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         if (session.ended()) {
             return;
         }
-        log.info("session {}: {}", client.remoteAddress(), reason);
+        log.info("session {}: {}", ClientOrigin.of(client), reason);
         // A response never began, so an ERR with sequence id 1 is exactly what the client expects.
         session.end(awaitingResponse() ? 1 : -1, Replies.BACKEND_LOST, "08S01",
                 "Lost connection to backend " + backend.backend().name() + " during query: " + reason);

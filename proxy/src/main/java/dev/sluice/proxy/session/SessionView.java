@@ -2,6 +2,7 @@ package dev.sluice.proxy.session;
 
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.kill.KillableSession;
 import io.netty.channel.EventLoop;
 import java.net.SocketAddress;
@@ -48,7 +49,7 @@ final class SessionView implements KillableSession {
 
     @Override
     public SocketAddress clientAddress() {
-        return phase.client().remoteAddress();
+        return ClientOrigin.of(phase.client()).source();
     }
 
     @Override

@@ -3,12 +3,14 @@ package dev.sluice.proxy.split;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.auth.CachingSha2Password;
+import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.auth.MysqlNativePassword;
 import dev.sluice.protocol.auth.ServerAuthExchange;
 import dev.sluice.protocol.auth.ServerLogin;
 import dev.sluice.protocol.auth.ServerStep;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.ComChangeUser;
+import dev.sluice.proxy.auth.AccountCredentials;
 import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.command.Replies;
@@ -16,7 +18,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import java.nio.charset.StandardCharsets;
 
 /**
  * COM_CHANGE_USER in split mode, answered by the proxy: the session has no backend connection of
@@ -34,6 +35,8 @@ final class ChangeUser {
     private final UserConfig account;
     private final AuthWork authWork;
     private int sequenceId;
+    /** What logs into backends as the new account, once it is accepted. */
+    private Credential credential;
 
     private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId,
                        AuthWork authWork) {
@@ -52,7 +55,7 @@ final class ChangeUser {
         String plugin = CachingSha2Password.NAME.equals(request.authPluginName()) ? CachingSha2Password.NAME
                 : MysqlNativePassword.NAME;
         ServerLogin login = new ServerLogin(request.user(), host,
-                account == null ? null : account.password().getBytes(StandardCharsets.UTF_8), seed, secure,
+                account == null ? null : AccountCredentials.of(account), seed, secure,
                 auth.rsaKeys(), !auth.sha2Cache().contains(request.user()));
         return new ChangeUser(request, new ServerAuthExchange(auth.plugins(), login, plugin), account,
                 RawPacketDecoder.sequenceId(frame), auth.work());
@@ -114,6 +117,7 @@ final class ChangeUser {
                 yield Progress.WAITING;
             }
             case ServerStep.Accept accept -> {
+                credential = accept.credential();
                 for (byte[] payload : accept.sendBeforeOk()) {
                     client.write(Replies.frame(client.alloc(), ++sequenceId, payload));
                 }
@@ -129,6 +133,11 @@ final class ChangeUser {
 
     UserConfig account() {
         return account;
+    }
+
+    /** The new account's password, or the SHA1(password) its login proved; after ACCEPTED only. */
+    Credential credential() {
+        return credential;
     }
 
     ComChangeUser request() {

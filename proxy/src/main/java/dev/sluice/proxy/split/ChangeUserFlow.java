@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.ProtocolException;
+import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.backend.Backend;
@@ -8,10 +9,9 @@ import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.client.ClientOrigin;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 /**
@@ -28,7 +28,7 @@ final class ChangeUserFlow {
         String schema();
 
         /** The session starts over as {@code user}: nothing of the old state survives. */
-        void startOver(String user, byte[] password, String schema, int charset);
+        void startOver(String user, Credential credential, String schema, int charset);
 
         /** The exchange ended with an OK or ERR sent: the session takes commands again. */
         void changeDone();
@@ -67,8 +67,7 @@ final class ChangeUserFlow {
     /** The COM_CHANGE_USER packet, released here. */
     void start(ByteBuf frame) {
         try {
-            String host = client.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
-                    ? address.getAddress().getHostAddress() : "unknown";
+            String host = ClientOrigin.of(client).host();
             change = ChangeUser.start(auth, frame, clientCapabilities, seed, host, secure);
             afterStep(change, change.first(client));
         } catch (ProtocolException e) {
@@ -146,9 +145,7 @@ final class ChangeUserFlow {
         }
         BackendPool pool = backends.pools().apply(primary);
         LoginRequest login = session.login();
-        LoginRequest request = new LoginRequest(current.account().name(),
-                current.account().password().getBytes(StandardCharsets.UTF_8), login.responseShaping(),
-                login.charset(), database);
+        LoginRequest request = login.as(current.account().name(), current.credential(), login.charset(), database);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
             if (done.isSuccess()) {
                 pool.releaseTracked((TrackedConnection) done.getNow());
@@ -167,11 +164,10 @@ final class ChangeUserFlow {
         if (failure instanceof BackendLoginException e && e.refusedByServer()) {
             // The server resets the session before it checks the new account, and gives the old
             // account and schema back when the check fails: the session starts over as itself.
-            session.startOver(login.user(), login.password(), session.schema(), charset);
+            session.startOver(login.user(), login.credential(), session.schema(), charset);
             current.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
         } else {
-            session.startOver(current.account().name(), current.account().password().getBytes(StandardCharsets.UTF_8),
-                    current.request().database(), charset);
+            session.startOver(current.account().name(), current.credential(), current.request().database(), charset);
             current.sendOk(client);
         }
         session.changeDone();

@@ -18,8 +18,10 @@ import java.util.Set;
  * holds when something ties it there, else a primary's or a replica's from its pool, then the
  * session's state replayed on it ({@link ConnectionSetup}). On the way it settles what the last
  * statements left unresolved (the session's LAST_INSERT_ID()), moves a READ ONLY transaction off
- * a replica when a statement in it cannot run there, and looks elsewhere when a replica turns out
- * to be behind the session or unreachable. The command then goes to {@link Owner#send}.
+ * a replica when a statement in it cannot run there ({@link OffReplica}), looks elsewhere when a
+ * replica turns out to be behind the session or unreachable, waits for a backend when none is up
+ * ({@link PrimaryWait}), and first asks whether a write lost with its connection ran
+ * ({@link LostWrite}). The command then goes to {@link Owner#send}.
  */
 final class ConnectionFinder {
 
@@ -44,25 +46,25 @@ final class ConnectionFinder {
     private final SplitBackends backends;
     private final EventLoop loop;
     private final Owner owner;
+    private final StatementRetries retries;
     /** The command whose connection is being found or set up, or null. */
     private SplitCommand routing;
     /** A KILL QUERY came while {@link #routing} was being set up: it fails instead of being sent. */
     private boolean interrupted;
-    /**
-     * {@link #routing} makes state in a READ ONLY transaction that was on a replica: the
-     * transaction starts again on the primary, and the statement runs there.
-     */
-    private boolean readOnlyTransactionMoves;
+    /** A statement the replica connection the session holds is no place for goes elsewhere. */
+    private final OffReplica offReplica;
     /** The backends {@link #routing} is not to go to (replicas behind the session, or found unfit). */
     private Set<Backend> avoids = Set.of();
     /** The pool's answer the command waits for, if it waits. */
     private Future<BackendConnection> pendingAcquire;
 
-    ConnectionFinder(SplitState state, SplitBackends backends, EventLoop loop, Owner owner) {
+    ConnectionFinder(SplitState state, SplitBackends backends, StatementRetries retries, EventLoop loop, Owner owner) {
         this.state = state;
         this.backends = backends;
+        this.retries = retries;
         this.loop = loop;
         this.owner = owner;
+        this.offReplica = new OffReplica(state, this);
     }
 
     /** The command being routed, or null. */
@@ -72,11 +74,12 @@ final class ConnectionFinder {
 
     void route(SplitCommand command) {
         interrupted = false;
-        readOnlyTransactionMoves = false;
+        offReplica.reset();
+        retries.reset();
         route(command, state.readYourWrites.slowReplicas(System.nanoTime()));
     }
 
-    private void route(SplitCommand command, Set<Backend> avoid) {
+    void route(SplitCommand command, Set<Backend> avoid) {
         routing = command;
         avoids = avoid;
         Binding binding = state.binding;
@@ -97,7 +100,7 @@ final class ConnectionFinder {
             return;
         }
         binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
-        if (!movedOffReplica(command, avoid)) {
+        if (!offReplica.movedOff(command, avoid)) {
             return;
         }
         if (binding.connection() != null) {
@@ -105,108 +108,31 @@ final class ConnectionFinder {
             return;
         }
         boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(state.autocommit())
-                && !readOnlyTransactionMoves && !state.readYourWrites.readOnPrimary(System.nanoTime());
+                && !offReplica.transactionMoves() && !state.readYourWrites.readOnPrimary(System.nanoTime());
         Backend backend = (toReplica ? backends.router().replica(avoid) : Optional.<Backend>empty())
                 .or(() -> backends.router().primary(avoid)).orElse(null);
         if (backend == null) {
-            fail(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
-                    "No backend available for this statement: " + backends.primaryState());
+            waitForBackend(command);
             return;
         }
         acquire(command, backend, avoid);
     }
 
-    /**
-     * A replica's connection kept for what the last read left there (its warnings, say) is no
-     * place for a write; nor is a READ ONLY transaction there for what the primary would answer
-     * differently. False when the command was handled here (refused, or on its way elsewhere).
-     */
-    private boolean movedOffReplica(SplitCommand command, Set<Backend> avoid) {
-        Binding binding = state.binding;
-        TrackedConnection bound = binding.connection();
-        RoutedStatement route = command.route();
-        if (bound == null || bound.backend().isPrimary() || !(route.write() || route.needsPrimaryTransaction())) {
-            return true;
+    /** No backend can take the statement now: it waits for one (timeouts.primary_wait), then fails. */
+    private void waitForBackend(SplitCommand command) {
+        if (!retries.primaryWait.retryLater(loop, () -> retryRouting(command))) {
+            fail(command, BackendLoginException.BACKEND_UNAVAILABLE, "08S01", retries.primaryWait.failure());
         }
-        if (binding.inTransaction()) {
-            if (route.write() && route.changesRows()) {
-                refuseInReadOnlyTransaction(command);
-                return false;
-            }
-            boolean commitsFirst = route.write() && route.commitsFirst();
-            if (!binding.pinned() && (commitsFirst || route.needsPrimaryTransaction())) {
-                commitReplicaTransaction(command, avoid, !commitsFirst);
-                return false;
-            }
-        } else if (route.write() && binding.releaseUnlessTied()) {
-            if (route.readsLastConnection()) {
-                state.carriedError.carryOver();
-            }
-        } else if (route.write()) {
-            // State made where a routing hint or rule sent a statement ties the session to this
-            // replica: say so, rather than relay the replica's "running with the --read-only option".
-            fail(command, Replies.READ_ONLY_SERVER, "HY000", "Sluice: this session is tied to replica "
-                    + bound.backend().name() + " by " + String.join(", ", binding.pinLabels())
-                    + " made there, and a write cannot run there; end that state (or reconnect) to write");
-            return false;
+    }
+
+    private void retryRouting(SplitCommand command) {
+        if (stillRouting(command)) {
+            route(command, state.readYourWrites.slowReplicas(System.nanoTime()));
         }
-        return true;
-    }
-
-    /**
-     * The replica raises the primary's error itself (SIGNAL), so that it is also what SHOW ERRORS,
-     * @@error_count and GET DIAGNOSTICS there tell next, as they would on the primary.
-     */
-    private void refuseInReadOnlyTransaction(SplitCommand command) {
-        String message = "Cannot execute statement in a READ ONLY transaction";
-        state.binding.connection().sendOwnQuery(CarriedError.signal("25006", Replies.READ_ONLY_TRANSACTION, message),
-                row -> { }, done -> {
-            if (stillRouting(command)) {
-                state.binding.afterResponse(command.code(), RoutedStatement.PRIMARY, null, done, false);
-                fail(command, Replies.READ_ONLY_TRANSACTION, "25006", message);
-            }
-        });
-    }
-
-    /**
-     * The READ ONLY transaction on a replica is committed there (it has written nothing) before
-     * {@code command} goes where it can run. A statement that commits first (LOCK TABLES, DDL,
-     * BEGIN) would have committed it anyway. State that outlives the transaction (a user variable
-     * or lock, PREPARE) would tie the session to the replica, where its writes cannot run after
-     * it: the transaction then starts again on the primary ({@code restart}), where the statement
-     * runs. Reads before it saw the replica's snapshot.
-     */
-    private void commitReplicaTransaction(SplitCommand command, Set<Backend> avoid, boolean restart) {
-        state.binding.connection().sendOwnQuery("COMMIT", row -> { }, done -> {
-            if (stillRouting(command)) {
-                state.binding.transactionEnded();
-                // Even if the last read left something the next statement might ask for there.
-                state.binding.releaseUnlessTied();
-                readOnlyTransactionMoves = restart;
-                route(command, avoid);
-            }
-        });
-    }
-
-    /** Starts the moved READ ONLY transaction on the primary's connection, then sends the statement. */
-    private void beginMovedTransaction(SplitCommand command, TrackedConnection connection) {
-        readOnlyTransactionMoves = false;
-        // The session is in the transaction from its first step on, also when the statement is
-        // killed meanwhile: its connection must not go back to the pool in it.
-        state.replicaTransaction.restartOn(connection, state.binding::transactionBegun, () -> {
-            if (stillRouting(command)) {
-                deliver(command, connection);
-            }
-        }, failed -> {
-            if (stillRouting(command)) {
-                fail(command, failed.errorCode(), failed.sqlState(), "Sluice could not move the READ ONLY"
-                        + " transaction to " + connection.backend().name() + ": " + failed.errorMessage());
-            }
-        });
     }
 
     /** False, and the command's frame released, when the session ended or a KILL failed the command meanwhile. */
-    private boolean stillRouting(SplitCommand command) {
+    boolean stillRouting(SplitCommand command) {
         if (owner.ended() || routing != command) {
             command.frame().release();
             return false;
@@ -247,6 +173,10 @@ final class ConnectionFinder {
                         return;
                     }
                 }
+                if (PrimaryWait.worthWaiting(done.cause()) && retries.primaryWait.retryLater(loop,
+                        () -> retryRouting(command))) {
+                    return;
+                }
                 BackendLoginException e = done.cause() instanceof BackendLoginException failure ? failure : null;
                 fail(command, e == null ? BackendLoginException.BACKEND_UNAVAILABLE : e.errorCode(),
                         e == null ? "08S01" : e.sqlState(), done.cause().getMessage());
@@ -259,6 +189,10 @@ final class ConnectionFinder {
     private void onConnection(SplitCommand command, TrackedConnection connection, BackendPool pool) {
         state.binding.hold(connection, pool);
         owner.bind(connection);
+        if (retries.lostWrite.pending()) {
+            verifyLostWrite(command, connection, pool);
+            return;
+        }
         if (!state.stateInitialised) {
             // The first connection tells what the login left the session at.
             state.loginValues = connection.loginValues();
@@ -287,6 +221,20 @@ final class ConnectionFinder {
                 asLeft, new SetUp(command, connection, pool));
     }
 
+    /** The write lost before runs on {@code connection} only once its backend shows it did not run. */
+    private void verifyLostWrite(SplitCommand command, TrackedConnection connection, BackendPool pool) {
+        retries.lostWrite.verify(connection, () -> {
+            if (stillRouting(command)) {
+                onConnection(command, connection, pool);
+            }
+        }, unknown -> {
+            if (stillRouting(command)) {
+                state.binding.releaseUnlessTied();
+                fail(command, Replies.BACKEND_LOST, "08S01", unknown);
+            }
+        });
+    }
+
     /** How the set-up of {@code connection} for {@code command} ended. */
     private final class SetUp implements ConnectionSetup.Outcome {
         private final SplitCommand command;
@@ -308,8 +256,8 @@ final class ConnectionFinder {
                         ready();
                     }
                 });
-            } else if (readOnlyTransactionMoves) {
-                beginMovedTransaction(command, connection);
+            } else if (offReplica.transactionMoves()) {
+                offReplica.beginMovedTransaction(command, connection);
             } else {
                 deliver(command, connection);
             }
@@ -333,7 +281,7 @@ final class ConnectionFinder {
         }
     }
 
-    private void deliver(SplitCommand command, TrackedConnection connection) {
+    void deliver(SplitCommand command, TrackedConnection connection) {
         routing = null;
         if (owner.ended()) {
             command.frame().release();
@@ -344,7 +292,7 @@ final class ConnectionFinder {
         }
     }
 
-    private void fail(SplitCommand command, int code, String sqlState, String message) {
+    void fail(SplitCommand command, int code, String sqlState, String message) {
         routing = null;
         owner.fail(command, code, sqlState, message);
     }
@@ -358,9 +306,33 @@ final class ConnectionFinder {
         }
     }
 
-    /** An autocommit read whose replica died before answering: once more, elsewhere. */
-    void retry(SplitCommand command, Backend lost) {
-        route(command, Set.of(lost));
+    /**
+     * The command sent did not run, or may run again: it is routed once more, not to the backends in
+     * {@code avoid} (an autocommit read whose backend died before answering, an autocommit write
+     * lost with its connection, which then first asks whether it ran).
+     */
+    void retry(SplitCommand command, Set<Backend> avoid) {
+        route(command, avoid);
+    }
+
+    /**
+     * A write refused as read_only by the backend taken for the primary runs on the next one; what
+     * the session's LAST_INSERT_ID() is, which only the connection it leaves knows, is asked first
+     * when {@code askLastInsertId}.
+     */
+    void runOnNextPrimary(SplitCommand command, Backend refused, boolean askLastInsertId) {
+        if (!askLastInsertId) {
+            state.binding.releaseUnlessTied();
+            route(command, Set.of(refused));
+            return;
+        }
+        routing = command;
+        owner.askLastInsertId(() -> {
+            if (stillRouting(command)) {
+                state.binding.releaseUnlessTied();
+                route(command, Set.of(refused));
+            }
+        });
     }
 
     /**

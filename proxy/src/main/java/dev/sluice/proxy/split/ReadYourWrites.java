@@ -1,33 +1,47 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.config.RoutingConfig;
+import dev.sluice.config.RoutingConfig.ReadYourWritesScope;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.gtid.AcknowledgedWrites;
+import dev.sluice.proxy.gtid.Gtid;
+import dev.sluice.proxy.gtid.GtidPosition;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * Keeps a session's reads from missing its own writes when replicas lag behind. In gtid mode a
- * read on a replica first waits (MariaDB's MASTER_GTID_WAIT, bounded) until the replica has the
- * GTID of the session's last write, once per replica and write; if it does not get there in time
- * the read goes to the primary. In primary_window mode reads go to the primary for a while after a
- * write.
+ * Keeps a session's reads from missing writes when replicas lag behind. In gtid mode a read on a
+ * replica first waits (MariaDB's MASTER_GTID_WAIT, bounded) until the replica has the writes it
+ * must see, once per replica and write; if it does not get there in time the read goes to the
+ * primary. In primary_window mode reads go to the primary for a while after a write. Which writes:
+ * the session's own (scope session), or, from the runtime's {@link AcknowledgedWrites}, every write
+ * acknowledged to its user on any connection (scope user) or to anyone (scope global).
  */
 final class ReadYourWrites {
 
     private final RoutingConfig.ReadYourWrites mode;
+    private final ReadYourWritesScope scope;
+    private final AcknowledgedWrites shared;
+    private final Supplier<String> user;
     private final long windowNanos;
     private final Duration waitTimeout;
     private long lastWriteNanos;
     private boolean wrote;
     private String lastGtid;
     private final Set<Backend> caughtUp = new HashSet<>();
+    /** Scope user or global: the position the last {@link #mustWait} found the replica must reach. */
+    private GtidPosition awaited = GtidPosition.EMPTY;
     /** Replicas that failed to catch up in time lately, with when: reads skip them for a while. */
     private final java.util.Map<Backend, Long> slow = new java.util.HashMap<>();
     private static final long SLOW_FOR_NANOS = 1_000_000_000L;
 
-    ReadYourWrites(RoutingConfig routing) {
+    ReadYourWrites(RoutingConfig routing, AcknowledgedWrites shared, Supplier<String> user) {
         this.mode = routing.readYourWrites();
+        this.scope = routing.readYourWritesScope();
+        this.shared = shared;
+        this.user = user;
         this.windowNanos = routing.primaryWindow().toNanos();
         this.waitTimeout = routing.gtidWaitTimeout();
     }
@@ -36,6 +50,9 @@ final class ReadYourWrites {
     void wrote(long nowNanos) {
         wrote = true;
         lastWriteNanos = nowNanos;
+        if (scope != ReadYourWritesScope.SESSION) {
+            shared.wrote(user.get(), nowNanos);
+        }
     }
 
     /** The server reported the GTID of the session's last write (session tracking of last_gtid). */
@@ -43,27 +60,51 @@ final class ReadYourWrites {
         if (gtid != null && !gtid.isEmpty() && !gtid.equals(lastGtid)) {
             lastGtid = gtid;
             caughtUp.clear();
+            try {
+                // Whatever the scope: a write lost later with its connection is shown not to have run by these.
+                shared.acknowledged(user.get(), Gtid.parse(gtid));
+            } catch (IllegalArgumentException notMariaDb) {
+                // Not a MariaDB GTID (another server's variable of that name): nothing to wait for by it.
+            }
         }
     }
 
     /** primary_window: reads stay on the primary for a while after a write. */
     boolean readOnPrimary(long nowNanos) {
-        return mode == RoutingConfig.ReadYourWrites.PRIMARY_WINDOW && wrote && nowNanos - lastWriteNanos < windowNanos;
+        if (mode != RoutingConfig.ReadYourWrites.PRIMARY_WINDOW) {
+            return false;
+        }
+        if (scope != ReadYourWritesScope.SESSION) {
+            return shared.wroteWithin(scope, user.get(), nowNanos, windowNanos);
+        }
+        return wrote && nowNanos - lastWriteNanos < windowNanos;
     }
 
-    /** gtid: this replica must first be shown to have the session's last write. */
+    /** gtid: this replica must first be shown to have the writes the session must see. */
     boolean mustWait(Backend replica) {
-        return mode == RoutingConfig.ReadYourWrites.GTID && lastGtid != null && !caughtUp.contains(replica);
+        if (mode != RoutingConfig.ReadYourWrites.GTID) {
+            return false;
+        }
+        if (scope == ReadYourWritesScope.SESSION) {
+            return lastGtid != null && !caughtUp.contains(replica);
+        }
+        awaited = shared.position(scope, user.get());
+        return !shared.hasApplied(replica, awaited);
     }
 
     /** The statement that waits; its one column is 0 when the replica got there, -1 on timeout. */
     String waitStatement() {
         double seconds = waitTimeout.toMillis() / 1000.0;
-        return "SELECT MASTER_GTID_WAIT('" + lastGtid.replace("'", "") + "', " + seconds + ")";
+        String position = scope == ReadYourWritesScope.SESSION ? lastGtid : awaited.toString();
+        return "SELECT MASTER_GTID_WAIT('" + position.replace("'", "") + "', " + seconds + ")";
     }
 
     void caughtUp(Backend replica) {
-        caughtUp.add(replica);
+        if (scope == ReadYourWritesScope.SESSION) {
+            caughtUp.add(replica);
+        } else {
+            shared.caughtUp(replica, awaited);
+        }
     }
 
     boolean gtidMode() {

@@ -3,6 +3,7 @@ package dev.sluice.proxy.split;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.auth.ClientAuth;
@@ -15,6 +16,7 @@ import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.session.CommandSession;
+import dev.sluice.proxy.session.SessionServices;
 import dev.sluice.proxy.session.StatementPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -71,11 +73,14 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
     public void attach(CommandSession session) {
         this.session = session;
         this.client = session.client();
-        this.state = new SplitState(login, schema, routingConfig, session.services().sqlReaders(),
-                reason -> session.services().observers().current().onPinned(session.killable(), reason.label()));
-        this.finder = new ConnectionFinder(state, backends, client.eventLoop(), this);
+        SessionServices services = session.services();
+        this.state = new SplitState(login, schema, routingConfig, backends.acknowledgedWrites(), services.sqlReaders(),
+                reason -> services.observers().current().onPinned(session.killable(), reason.label()));
+        StatementRetries retries = new StatementRetries(new PrimaryWait(services.config(), services.stats(), backends),
+                new LostWrite(backends, services.stats()));
+        this.finder = new ConnectionFinder(state, backends, retries, client.eventLoop(), this);
         this.changeUser = new ChangeUserFlow(auth, backends, client, clientCapabilities, seed, secure, this);
-        this.responses = new SplitResponses(this, state, session);
+        this.responses = new SplitResponses(this, state, retries, backends.primaries(), session);
     }
 
     @Override
@@ -193,10 +198,19 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
         phase = next;
     }
 
-    /** An autocommit read whose replica died before answering runs once more, elsewhere. */
-    void retry(SplitCommand command, Backend lost) {
+    /**
+     * The command sent did not run, or may run again: once more, not on the backends in {@code avoid}
+     * (an autocommit read whose backend died before answering, a write lost with its connection).
+     */
+    void retry(SplitCommand command, Set<Backend> avoid) {
         phase = Phase.ROUTING;
-        finder.retry(command, lost);
+        finder.retry(command, avoid);
+    }
+
+    /** A write refused as read_only by the backend taken for the primary runs on the next one. */
+    void runOnNextPrimary(SplitCommand command, Backend refused, boolean askLastInsertId) {
+        phase = Phase.ROUTING;
+        finder.runOnNextPrimary(command, refused, askLastInsertId);
     }
 
     /** The connection a command was being set up on was lost: it looks elsewhere. */
@@ -271,8 +285,8 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
     }
 
     @Override
-    public void startOver(String user, byte[] password, String schema, int charset) {
-        state.startOver(user, password, schema, charset);
+    public void startOver(String user, Credential credential, String schema, int charset) {
+        state.startOver(user, credential, schema, charset);
     }
 
     @Override

@@ -6,14 +6,17 @@ import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
+import dev.sluice.proxy.routing.PrimaryStatus;
 import dev.sluice.proxy.session.CommandSession;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,8 @@ final class SplitResponses implements ResponseListener {
 
     private final SplitPath path;
     private final SplitState state;
+    private final StatementRetries retries;
+    private final PrimaryStatus primaries;
     private final CommandSession session;
     private final Channel client;
     /** The command in flight, for what its response changes. */
@@ -43,9 +48,12 @@ final class SplitResponses implements ResponseListener {
     private boolean retried;
     private ScheduledFuture<?> lingering;
 
-    SplitResponses(SplitPath path, SplitState state, CommandSession session) {
+    SplitResponses(SplitPath path, SplitState state, StatementRetries retries, PrimaryStatus primaries,
+                   CommandSession session) {
         this.path = path;
         this.state = state;
+        this.retries = retries;
+        this.primaries = primaries;
         this.session = session;
         this.client = session.client();
     }
@@ -78,6 +86,7 @@ final class SplitResponses implements ResponseListener {
         state.previousStatementHold = state.binding.holdCount();
         path.phase(SplitPath.Phase.IN_FLIGHT);
         responseStarted = false;
+        retries.sent(command, connection, state);
         state.readBacks.statementSent();
         connection.expect(command.code(), this, command.route().scopedVariables());
         connection.write(frame);
@@ -89,6 +98,9 @@ final class SplitResponses implements ResponseListener {
 
     @Override
     public void onResponseBytes(ByteBuf bytes) {
+        if (retries.readOnlyRefusal.hold(bytes, !responseStarted)) {
+            return;
+        }
         if (!responseStarted && current != null && current.code() == Commands.COM_STMT_PREPARE) {
             state.statements.rewritePrepareOk(bytes);
         }
@@ -117,11 +129,34 @@ final class SplitResponses implements ResponseListener {
 
     @Override
     public void onResponse(int command, Response response, long latencyNanos) {
+        if (retries.readOnlyRefusal.holding()) {
+            if (response.isError() && response.errorCode() == ReadOnlyRefusal.OPTION_PREVENTS_STATEMENT) {
+                runOnNextPrimary();
+                return;
+            }
+            client.write(retries.readOnlyRefusal.take(), client.voidPromise());
+        }
         session.services().observers().current().onResponse(session.killable(), state.sql, currentBackend,
                 command == Commands.COM_STMT_PREPARE ? response.withStatementId(state.statements.pendingId()) : response,
                 latencyNanos);
         state.readBacks.afterResponse(current == null ? null : current.route(), response, state.binding.connection(),
                 () -> finish(response));
+    }
+
+    /**
+     * The backend taken for the primary refused the write as read_only: it did not run. The health
+     * checks take that backend for a replica from now on, and the write goes to the next primary
+     * (waiting for one if none is known yet). The client never sees the refusal.
+     */
+    private void runOnNextPrimary() {
+        SplitCommand again = current;
+        Backend refused = currentBackend;
+        current = null;
+        retries.readOnlyRefusal.retried();
+        session.services().stats().readOnlyRetried();
+        primaries.readOnlySeen(refused);
+        // The write before it, on the same connection, may have made the session's LAST_INSERT_ID().
+        path.runOnNextPrimary(again, refused, state.lastInsertId.unresolvedOn(state.binding.holdCount()));
     }
 
     private void finish(Response response) {
@@ -215,18 +250,27 @@ final class SplitResponses implements ResponseListener {
 
     @Override
     public void onBackendLost(String reason) {
-        log.info("session {}: {}", client.remoteAddress(), reason);
+        log.info("session {}: {}", ClientOrigin.of(client), reason);
         Backend lost = currentBackend;
         Binding binding = state.binding;
         binding.drop();
         boolean inFlight = path.phase() == SplitPath.Phase.IN_FLIGHT;
         if (inFlight && !responseStarted && !retried && current != null && current.route().target() == Target.REPLICA
-                && !binding.inTransaction() && !binding.pinned() && lost != null && !lost.isPrimary()) {
-            // An autocommit read whose replica died before answering: once more, elsewhere.
+                && !current.route().write() && !binding.inTransaction() && !binding.pinned() && lost != null) {
+            // An autocommit read whose backend died before answering: once more, elsewhere (or on
+            // the primary once it is back, within primary_wait).
             retried = true;
             SplitCommand again = current;
             dropCurrent();
-            path.retry(again, lost);
+            path.retry(again, Set.of(lost));
+            return;
+        }
+        if (inFlight && !responseStarted && current != null && !binding.inTransaction() && !binding.pinned()
+                && retries.lostWrite.lost()) {
+            // An autocommit write that may or may not have run: it runs again only where it is shown it did not.
+            SplitCommand again = current;
+            dropCurrent();
+            path.retry(again, Set.of());
             return;
         }
         if (binding.inTransaction() || binding.pinned()) {
@@ -254,6 +298,7 @@ final class SplitResponses implements ResponseListener {
     /** The session ends: what the statement in flight holds goes. */
     void end() {
         cancelLingering();
+        retries.release();
         if (current != null) {
             current.frame().release();
             current = null;

@@ -1,8 +1,10 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.config.RoutingConfig;
+import dev.sluice.protocol.auth.Credential;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.SessionVariables;
+import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.SqlReaders;
 import io.netty.buffer.ByteBuf;
@@ -39,13 +41,13 @@ final class SplitState {
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     long previousStatementHold = -1;
 
-    SplitState(LoginRequest login, String schema, RoutingConfig routing, SqlReaders readers,
-               Consumer<PinReason> onPinned) {
+    SplitState(LoginRequest login, String schema, RoutingConfig routing, AcknowledgedWrites acknowledgedWrites,
+               SqlReaders readers, Consumer<PinReason> onPinned) {
         this.login = login;
         this.desired = new SessionVariables(schema);
         this.sql = new StatementContext(readers, login.charset());
         this.binding = new Binding(onPinned);
-        this.readYourWrites = new ReadYourWrites(routing);
+        this.readYourWrites = new ReadYourWrites(routing, acknowledgedWrites, () -> this.login.user());
         this.readBacks = new ReadBacks(desired, readYourWrites);
     }
 
@@ -56,7 +58,7 @@ final class SplitState {
     /** The login without a schema: a replica may not have it yet; ConnectionSetup selects it, or reroutes. */
     LoginRequest poolLogin() {
         if (poolLogin == null) {
-            poolLogin = new LoginRequest(login.user(), login.password(), login.responseShaping(), login.charset(), null);
+            poolLogin = login.withSchema(null);
         }
         return poolLogin;
     }
@@ -72,14 +74,14 @@ final class SplitState {
     }
 
     /** COM_CHANGE_USER: nothing of the old state survives; the session is {@code user} from now on. */
-    void startOver(String user, byte[] password, String schema, int charset) {
+    void startOver(String user, Credential credential, String schema, int charset) {
         binding.releaseForGood();
         statements.closeAll();
         desired.reset(schema);
         lastInsertId.reset();
         carriedError.reset();
         stateInitialised = false;
-        login = new LoginRequest(user, password, login.responseShaping(), charset, schema);
+        login = login.as(user, credential, charset, schema);
         poolLogin = null;
     }
 }

@@ -9,6 +9,12 @@ public final class ProxyStats {
     private final LongAdder connectionsRefused = new LongAdder();
     private final LongAdder loginFailures = new LongAdder();
     private final LongAdder protocolErrors = new LongAdder();
+    private final LongAdder primaryWaits = new LongAdder();
+    private final LongAdder primaryWaitTimeouts = new LongAdder();
+    private final LongAdder splitBrainRefusals = new LongAdder();
+    private final LongAdder readOnlyRetries = new LongAdder();
+    private final LongAdder lostWritesRetried = new LongAdder();
+    private final LongAdder lostWritesUnknown = new LongAdder();
 
     public void accepted() {
         connectionsAccepted.increment();
@@ -40,5 +46,60 @@ public final class ProxyStats {
 
     public long protocolErrors() {
         return protocolErrors.sum();
+    }
+
+    /** A statement found no backend to run on and waited for one (timeouts.primary_wait). */
+    public void primaryWaited() {
+        primaryWaits.increment();
+    }
+
+    /** A wait for a backend ended without one: the statement failed. */
+    public void primaryWaitTimedOut() {
+        primaryWaitTimeouts.increment();
+    }
+
+    /** A statement failed for want of a primary while more than one role auto backend was writable. */
+    public void splitBrainRefused() {
+        splitBrainRefusals.increment();
+    }
+
+    /** A write refused as read_only by the backend taken for the primary, sent again to the next one. */
+    public void readOnlyRetried() {
+        readOnlyRetries.increment();
+    }
+
+    /** A write lost with its connection, shown not to have run, and sent again. */
+    public void lostWriteRetried() {
+        lostWritesRetried.increment();
+    }
+
+    /** A write lost with its connection whose outcome could not be known: the client got an error. */
+    public void lostWriteUnknown() {
+        lostWritesUnknown.increment();
+    }
+
+    public long primaryWaits() {
+        return primaryWaits.sum();
+    }
+
+    public long primaryWaitTimeouts() {
+        return primaryWaitTimeouts.sum();
+    }
+
+    /** Writes that failed because more than one role auto backend was writable, none preferred. */
+    public long splitBrainRefusals() {
+        return splitBrainRefusals.sum();
+    }
+
+    public long readOnlyRetries() {
+        return readOnlyRetries.sum();
+    }
+
+    public long lostWritesRetried() {
+        return lostWritesRetried.sum();
+    }
+
+    public long lostWritesUnknown() {
+        return lostWritesUnknown.sum();
     }
 }

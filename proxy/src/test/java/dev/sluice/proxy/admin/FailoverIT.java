@@ -60,10 +60,14 @@ class FailoverIT {
         }
     }
 
-    /** Split mode with health checks every interval, a backend out after two failures. */
+    /**
+     * Split mode with health checks every interval, a backend out after two failures, and writes that
+     * fail at once while no primary is up (primary_wait 0; ha/PrimaryRestartIT has them wait).
+     */
     private static SluiceConfig config(MariaDbCluster cluster) {
-        return AdminPortsIT.config(cluster).withHealth(new HealthConfig(true, INTERVAL, Duration.ofMillis(500), 2, 2,
-                Duration.ZERO, Optional.empty(), Optional.empty()));
+        SluiceConfig config = AdminPortsIT.config(cluster).withHealth(new HealthConfig(true, INTERVAL, Duration.ofMillis(500),
+                2, 2, Duration.ZERO, Optional.empty(), Optional.empty()));
+        return config.withTimeouts(config.timeouts().withPrimaryWait(Duration.ZERO));
     }
 
     @Test

@@ -12,23 +12,30 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP relay on loopback in front of a real server that can stop taking new connections while
  * the ones it carries keep working: what a backend at its connection limit, or behind a full
- * accept queue, looks like to the proxy.
+ * accept queue, looks like to the proxy. It can also cut the connections it carries, as a network
+ * fault does, while the server goes on with what it was doing.
  */
-final class RefusableRelay implements AutoCloseable {
+public final class RefusableRelay implements AutoCloseable {
 
     private final int port;
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile ServerSocket listening;
 
-    RefusableRelay(int targetPort) throws IOException {
+    public RefusableRelay(int targetPort) throws IOException {
         this.targetPort = targetPort;
         this.listening = listen(0);
         this.port = listening.getLocalPort();
     }
 
-    int port() {
+    public int port() {
         return port;
+    }
+
+    /** Closes every connection it carries, both ways; new ones are taken as before. */
+    public void cut() {
+        sockets.forEach(RefusableRelay::closeQuietly);
+        sockets.clear();
     }
 
     /** New connections are refused (nothing listens on the port); open ones go on. */

@@ -37,4 +37,24 @@ class SplitRouterTest {
                     .allSatisfy((name, count) -> assertThat(count).isBetween(300L, 700L));
         }
     }
+
+    @Test
+    void anAutoBackendTakesWritesFromTheMomentItIsFoundThePrimary() {
+        Backend a = backend("a", BackendConfig.Role.AUTO);
+        Backend b = backend("b", BackendConfig.Role.AUTO);
+        SplitRouter router = new SplitRouter(List.of(a, b), () -> Balancer.of(RoutingConfig.Balancer.ROUND_ROBIN));
+        assertThat(router.primary(Set.of())).as("no role known yet").isEmpty();
+        assertThat(router.pickForSession(Set.of())).as("a session may still log in on a reader").isPresent();
+
+        a.discoveredPrimary(true);
+        assertThat(router.primary(Set.of())).contains(a);
+        assertThat(router.replica(Set.of())).contains(b);
+        assertThat(a.roleName()).isEqualTo("primary (auto)");
+
+        a.discoveredPrimary(false);
+        b.discoveredPrimary(true);
+        assertThat(router.primary(Set.of())).contains(b);
+        assertThat(router.replica(Set.of())).contains(a);
+        assertThat(a.roleName()).isEqualTo("replica (auto)");
+    }
 }

@@ -24,11 +24,13 @@ import dev.sluice.proxy.backend.FakeConnector;
 import dev.sluice.proxy.backend.KillConnections;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.balance.Balancer;
 import dev.sluice.proxy.kill.Kills;
 import dev.sluice.proxy.kill.LiveSessions;
 import dev.sluice.proxy.memory.MemoryBudget;
 import dev.sluice.proxy.observe.Observers;
+import dev.sluice.proxy.routing.PrimaryStatus;
 import dev.sluice.proxy.routing.SplitRouter;
 import dev.sluice.proxy.session.ClientConnections;
 import dev.sluice.proxy.session.CommandPhase;
@@ -98,7 +100,8 @@ class SplitModeTest {
         }
         SplitRouter router = new SplitRouter(List.of(primary, replica1, replica2),
                 () -> Balancer.of(RoutingConfig.Balancer.ROUND_ROBIN));
-        SplitBackends backends = new SplitBackends(router, pools::get, () -> List.of(primary, replica1, replica2));
+        SplitBackends backends = new SplitBackends(router, pools::get, () -> List.of(primary, replica1, replica2),
+                new PrimaryStatus(), new AcknowledgedWrites());
         ClientAuth auth = new ClientAuth(() -> config, AuthPlugins.standard(), null, authWork, new FailedLogins(3));
         SessionServices services = new SessionServices(() -> config, new Kills(new LiveSessions(), new KillConnections(),
                 connector, () -> config), new Observers(), new ClientConnections(), new ProxyStats(),
