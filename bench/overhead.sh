@@ -27,7 +27,7 @@
 #                                     and on io_uring (the default where the kernel allows it)
 #   bench/overhead.sh --ab            the same A/B between the proxy as configured by default (A)
 #                                     and the proxy with B_JVM (JVM options) and B_YAML (a config
-#                                     section) added (B), e.g. B_JVM=-Dsluice.spin_us=0; A_JVM
+#                                     section) added (B), e.g. B_JVM=-Xmx128m; A_JVM
 #                                     gives A's JVM options
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
