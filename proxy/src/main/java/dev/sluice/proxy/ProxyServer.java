@@ -17,11 +17,13 @@ import dev.sluice.proxy.frontend.ClientTlsSwitch;
 import dev.sluice.proxy.frontend.ConnectionGate;
 import dev.sluice.proxy.frontend.HandshakeTimeout;
 import dev.sluice.proxy.frontend.LoginPacketLimit;
+import dev.sluice.proxy.frontend.LoginServices;
 import dev.sluice.proxy.frontend.PassThroughLogin;
 import dev.sluice.proxy.frontend.ProxyHeaders;
 import dev.sluice.proxy.frontend.ProxyLogin;
 import dev.sluice.proxy.routing.SessionRouter;
 import dev.sluice.proxy.routing.SplitRouter;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -30,14 +32,11 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -67,22 +66,21 @@ public final class ProxyServer implements AutoCloseable {
     private ProxyServer(SluiceConfig config) {
         this.config = config;
         int threads = config.eventLoops() > 0 ? config.eventLoops() : Runtime.getRuntime().availableProcessors();
-        this.transport = Transport.select();
+        dev.sluice.proxy.backend.CommandsInFlight commandsInFlight = new dev.sluice.proxy.backend.CommandsInFlight();
+        this.transport = Transport.select(commandsInFlight::count);
         this.group = new MultiThreadIoEventLoopGroup(threads, transport.handlers());
         this.serverChannelType = transport.serverChannel();
         Class<? extends SocketChannel> channelType = transport.socketChannel();
-        List<Backend> backends = new ArrayList<>();
-        config.backends().forEach(b -> backends.add(new Backend(b)));
         BackendConnector connector = new BackendConnector(channelType, dev.sluice.protocol.auth.AuthPlugins.standard(),
                 TlsContexts.forBackends(config.tls().backend()),
                 dev.sluice.proxy.backend.BackendAuthOptions.from(config.tls().backend()), config.timeouts().connect(),
-                config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT);
-        ChannelGroup clients = new DefaultChannelGroup("clients", GlobalEventExecutor.INSTANCE);
+                config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT,
+                dev.sluice.proxy.backend.OffLoopResolver.create(), commandsInFlight);
         RoutingConfig.Balancer balancer = config.routing().balancer();
-        this.runtime = new ProxyRuntime(config, backends, config.routing().mode() == RoutingConfig.Mode.SPLIT
-                ? new SplitRouter(backends, () -> Balancer.of(balancer)) : new SessionRouter(backends, Balancer.of(balancer)),
+        this.runtime = new ProxyRuntime(config, config.routing().mode() == RoutingConfig.Mode.SPLIT
+                ? new SplitRouter(List.of(), () -> Balancer.of(balancer)) : new SessionRouter(List.of(), Balancer.of(balancer)),
                 connector, RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
-                TlsContexts.forBackends(config.tls().backend()), clients);
+                TlsContexts.forBackends(config.tls().backend()));
     }
 
     /** Starts listening; returns once the port is bound. */
@@ -139,15 +137,16 @@ public final class ProxyServer implements AutoCloseable {
                         SluiceConfig current = runtime.config();
                         HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake(),
                                 current.timeouts().clientIdle());
+                        LoginServices logins = runtime.loginServices();
                         ProxyHeaders.install(channel, current, runtime.stats());
-                        if (runtime.clientTls() != null) {
-                            channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(runtime.clientTls()));
+                        if (logins.clientTls() != null) {
+                            channel.pipeline().addLast("tls-switch", new ClientTlsSwitch(logins.clientTls()));
                         }
                         // Raised to max_packet_size once the client has logged in.
                         channel.pipeline().addLast("frames", new RawPacketDecoder(LoginPacketLimit.BEFORE_LOGIN));
-                        channel.pipeline().addLast("gate", new ConnectionGate(runtime));
+                        channel.pipeline().addLast("gate", new ConnectionGate(runtime.sessionServices()));
                         channel.pipeline().addLast("login", runtime.passThroughAuth()
-                                ? new PassThroughLogin(runtime, timeout) : new ProxyLogin(runtime, timeout));
+                                ? new PassThroughLogin(logins, timeout) : new ProxyLogin(logins, timeout));
                     }
                 });
         // Capture starts before the first client can connect, so a capture holds whole sessions.
@@ -189,7 +188,7 @@ public final class ProxyServer implements AutoCloseable {
             if (future.isSuccess()) {
                 BackendConnection connection = future.getNow();
                 connection.channel().eventLoop().execute(() -> pool.release(connection));
-                ServerIdentity identity = runtime.serverIdentity();
+                ServerIdentity identity = runtime.loginServices().serverIdentity();
                 log.info("backend {} ({}, {}) is up: {}", backend.name(), backend.config().role().configName(),
                         backend.config().address(), identity.serverVersion());
             } else {
@@ -231,14 +230,15 @@ public final class ProxyServer implements AutoCloseable {
         if (admin != null) {
             admin.close();
         }
-        runtime.shuttingDown(true);
+        runtime.clientChannels().shuttingDown(true);
         if (evictionTask != null) {
             evictionTask.cancel(false);
         }
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();
         }
-        runtime.clients().forEach(channel -> channel.pipeline().fireUserEventTriggered(ShutdownEvent.INSTANCE));
+        runtime.clients().forEach(channel -> channel.pipeline().fireUserEventTriggered(
+                dev.sluice.proxy.session.ShutdownEvent.INSTANCE));
         long deadline = System.nanoTime() + config.timeouts().shutdown().toNanos();
         while (!runtime.clients().isEmpty() && System.nanoTime() - deadline < 0) {
             runtime.clients().newCloseFuture().awaitUninterruptibly(50);
@@ -248,9 +248,7 @@ public final class ProxyServer implements AutoCloseable {
                     config.timeouts().shutdown());
         }
         runtime.clients().close().awaitUninterruptibly();
-        runtime.capture().close();
-        runtime.pools().forEach(BackendPool::close);
-        runtime.killConnections().closeAll();
+        runtime.close();
         awaitBackendsClosed();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
@@ -267,10 +265,5 @@ public final class ProxyServer implements AutoCloseable {
             log.warn("closing {} backend connections that did not end within {}", open.size(), BACKEND_CLOSE_WAIT);
             open.close().awaitUninterruptibly(BACKEND_CLOSE_WAIT.toMillis());
         }
-    }
-
-    /** Fired into every client pipeline when shutdown begins. */
-    public enum ShutdownEvent {
-        INSTANCE
     }
 }

@@ -1,6 +1,5 @@
 package dev.sluice.proxy;
 
-import dev.sluice.proxy.backend.CommandsInFlight;
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
@@ -30,37 +29,22 @@ final class SpinBeforeBlocking implements IoHandler {
     private final IntSupplier commandsInFlight;
     /** Shared by the loops of one group: at most one of them spins. */
     private final AtomicBoolean spinning;
-    /** Run on the loop's thread when it starts (it names the counter its connections count into). */
-    private final Runnable onLoopStart;
     private final NonBlocking nonBlocking = new NonBlocking();
 
-    private SpinBeforeBlocking(IoHandler io, long budgetNanos, IntSupplier commandsInFlight, AtomicBoolean spinning,
-                               Runnable onLoopStart) {
+    private SpinBeforeBlocking(IoHandler io, long budgetNanos, IntSupplier commandsInFlight, AtomicBoolean spinning) {
         this.io = io;
         this.budgetNanos = budgetNanos;
         this.commandsInFlight = commandsInFlight;
         this.spinning = spinning;
-        this.onLoopStart = onLoopStart;
     }
 
-    /** The handlers of one proxy's event loops, counting that proxy's commands in flight. */
-    static IoHandlerFactory around(IoHandlerFactory io, long budgetNanos) {
-        CommandsInFlight counter = new CommandsInFlight();
-        return around(io, budgetNanos, counter::count, counter::countOnThisThread);
-    }
-
+    /** The handlers of one proxy's event loops, polling while that proxy has at most one command in flight. */
     static IoHandlerFactory around(IoHandlerFactory io, long budgetNanos, IntSupplier commandsInFlight) {
-        return around(io, budgetNanos, commandsInFlight, () -> { });
-    }
-
-    private static IoHandlerFactory around(IoHandlerFactory io, long budgetNanos, IntSupplier commandsInFlight,
-                                           Runnable onLoopStart) {
         if (budgetNanos <= 0) {
             return io;
         }
         AtomicBoolean spinning = new AtomicBoolean();
-        return executor -> new SpinBeforeBlocking(io.newHandler(executor), budgetNanos, commandsInFlight, spinning,
-                onLoopStart);
+        return executor -> new SpinBeforeBlocking(io.newHandler(executor), budgetNanos, commandsInFlight, spinning);
     }
 
     @Override
@@ -86,7 +70,6 @@ final class SpinBeforeBlocking implements IoHandler {
 
     @Override
     public void initialize() {
-        onLoopStart.run();
         io.initialize();
     }
 

@@ -29,12 +29,12 @@ class BackpressureIT {
             assertThat(client.login("app", "app").header()).isZero();
             assertThat(client.query("SET SESSION max_recursive_iterations = 100000").header()).isZero();
             Backend backend = proxy.runtime().backends().get(0);
-            long before = backend.bytesFromBackend();
+            long before = backend.stats().bytesFromBackend();
             RawClient.RawPacket first = client.query(BIG_RESULT);
             assertThat(first.header()).as("column count").isEqualTo(2);
             // Give an unthrottled proxy every chance to pull the result set in.
             Awaitility.await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
-            long pulled = backend.bytesFromBackend() - before;
+            long pulled = backend.stats().bytesFromBackend() - before;
             assertThat(pulled).as("bytes read from the backend while the client read none")
                     .isLessThan(40L << 20);
             // Reading on drains the whole result: nothing was lost while paused.

@@ -127,7 +127,7 @@ class BalancingIT {
             // Teach the proxy that A is slow: one slow statement on a session that lands on A.
             int portA = cluster.replicas().get(0).port();
             var backendA = proxy.runtime().backends().get(0);
-            for (int i = 0; i < 10 && backendA.latencyEwmaNanos() < 50_000_000; i++) {
+            for (int i = 0; i < 10 && backendA.stats().latencyEwmaNanos() < 50_000_000; i++) {
                 try (Connection c = ProxyFixture.connect(proxy, null, "");
                      Statement s = c.createStatement()) {
                     if (port(c) == portA) {
@@ -135,7 +135,7 @@ class BalancingIT {
                     }
                 }
             }
-            assertThat(backendA.latencyEwmaNanos()).isGreaterThan(50_000_000);
+            assertThat(backendA.stats().latencyEwmaNanos()).isGreaterThan(50_000_000);
             Map<Integer, Integer> perPort = sessions(proxy, 100);
             assertThat(perPort.getOrDefault(portA, 0)).as("sessions on the slow backend").isLessThan(50);
         }

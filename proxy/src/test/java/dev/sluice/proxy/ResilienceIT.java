@@ -118,7 +118,7 @@ class ResilienceIT {
                 }
             });
             Awaitility.await().atMost(Duration.ofSeconds(5))
-                    .until(() -> proxy.runtime().backends().get(0).queries() >= 1);
+                    .until(() -> proxy.runtime().backends().get(0).stats().queries() >= 1);
             long start = System.nanoTime();
             proxy.close();
             long tookMillis = (System.nanoTime() - start) / 1_000_000;

@@ -104,6 +104,6 @@ class SpinBeforeBlockingTest {
     @Test
     void aZeroBudgetLeavesTheHandlerAsItIs() {
         RecordingIo io = new RecordingIo(-1);
-        assertThat(SpinBeforeBlocking.around(executor -> io, 0).newHandler(null)).isSameAs(io);
+        assertThat(SpinBeforeBlocking.around(executor -> io, 0, () -> 0).newHandler(null)).isSameAs(io);
     }
 }

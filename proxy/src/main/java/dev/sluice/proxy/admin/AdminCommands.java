@@ -1,6 +1,6 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

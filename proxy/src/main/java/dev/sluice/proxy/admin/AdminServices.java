@@ -1,9 +1,9 @@
 package dev.sluice.proxy.admin;
 
 import dev.sluice.config.AdminConfig;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.stats.DigestTable;
 import dev.sluice.proxy.stats.StatsObserver;
 import io.netty.channel.Channel;
@@ -84,7 +84,7 @@ public final class AdminServices implements AutoCloseable {
     }
 
     private void startAll() throws InterruptedException {
-        runtime.addObserver(stats);
+        runtime.observers().add(stats);
         ticker = adminGroup.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         if (runtime.config().health().enabled() && HealthChecker.account(runtime.config()).isEmpty()) {
             log.warn("health checks are off: they need an account with a password (health.user and health.password, or"
@@ -133,7 +133,7 @@ public final class AdminServices implements AutoCloseable {
     /** Once a second: keeps the 10-second latency windows exact and forgets drained pools. */
     private void tick() {
         for (Backend backend : runtime.backends()) {
-            backend.latency().roll();
+            backend.stats().latency().roll();
         }
         runtime.dropDrainedPools();
     }
@@ -170,14 +170,14 @@ public final class AdminServices implements AutoCloseable {
 
     /** Counters, latencies and digests start afresh; gauges (connections, state, lag) are live values. */
     public void resetStats() {
-        runtime.backends().forEach(Backend::resetStats);
+        runtime.backends().forEach(backend -> backend.stats().reset());
         stats.reset();
         log.info("stats reset by the admin");
     }
 
     @Override
     public void close() {
-        runtime.removeObserver(stats);
+        runtime.observers().remove(stats);
         if (ticker != null) {
             ticker.cancel(false);
         }

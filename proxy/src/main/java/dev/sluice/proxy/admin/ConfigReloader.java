@@ -6,8 +6,8 @@ import dev.sluice.config.LimitsConfig;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TimeoutsConfig;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.stats.DigestTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,7 +79,7 @@ public final class ConfigReloader {
         } catch (IllegalArgumentException e) {
             throw new ReloadException("the old config stays: " + e.getMessage());
         }
-        ProxyRuntime.BackendChanges changes = runtime.applyBackends(applied);
+        dev.sluice.proxy.backend.Backends.Changes changes = runtime.applyBackends(applied);
         health.reconfigure(applied.health());
         digests.enabled(applied.stats().digests());
         digests.maxDigests(applied.stats().maxDigests());

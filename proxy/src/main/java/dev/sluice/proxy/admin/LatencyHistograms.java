@@ -1,6 +1,6 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.LatencyBuckets;
 import dev.sluice.proxy.sql.Digest;
@@ -48,7 +48,7 @@ final class LatencyHistograms implements MultiCollector {
         HistogramSnapshot.Builder backends = HistogramSnapshot.builder().name(BACKEND)
                 .help("Client statements' latency by backend, from the statement sent to the end of its response");
         for (Backend backend : runtime.backends()) {
-            backends.dataPoint(point(backend.latency().buckets(),
+            backends.dataPoint(point(backend.stats().latency().buckets(),
                     Labels.of("backend", backend.name(), "role", backend.config().role().configName())));
         }
         HistogramSnapshot.Builder digests = HistogramSnapshot.builder().name(DIGEST)

@@ -1,6 +1,6 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.sql.Digest;
@@ -58,7 +58,7 @@ final class Overview {
             BackendPool pool = runtime.pool(backend);
             int open = Math.max(0, backend.openConnections().get());
             int idle = pool == null ? 0 : pool.idleCount();
-            Histogram recent = backend.latency().snapshotRecent();
+            Histogram recent = backend.stats().latency().snapshotRecent();
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("name", backend.name());
             row.put("address", backend.config().address().toString());
@@ -66,8 +66,8 @@ final class Overview {
             row.put("state", backend.state().name());
             row.put("available", backend.available(now));
             row.put("weight", backend.weight());
-            row.put("queries", backend.queries());
-            row.put("errors", backend.errors());
+            row.put("queries", backend.stats().queries());
+            row.put("errors", backend.stats().errors());
             row.put("conn_in_use", Math.max(0, open - idle));
             row.put("conn_idle", idle);
             row.put("conn_waiting", pool == null ? 0 : pool.waiting());

@@ -1,12 +1,12 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.ProxyRuntime;
-import dev.sluice.proxy.ProxyStats;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.capture.CaptureControl;
 import dev.sluice.proxy.capture.CaptureStats;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
+import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.proxy.stats.StatsObserver;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -140,10 +140,10 @@ public final class ProxyMetrics {
                 backendMeters.put(backend, register(backend));
             }
             Set<Integer> codes = errorCodes.computeIfAbsent(backend, b -> new HashSet<>());
-            for (Integer code : backend.errorsByCode().keySet()) {
+            for (Integer code : backend.stats().errorsByCode().keySet()) {
                 if (codes.add(code)) {
                     backendMeters.get(backend).add(FunctionCounter.builder("sluice.backend.errors", backend,
-                                    b -> b.errorsByCode().getOrDefault(code, 0L))
+                                    b -> b.stats().errorsByCode().getOrDefault(code, 0L))
                             .tags(tags(backend)).tag("code", String.valueOf(code))
                             .description("ERR responses to client statements by error code").register(registry));
                 }
@@ -161,11 +161,11 @@ public final class ProxyMetrics {
     private List<Meter> register(Backend backend) {
         Tags tags = tags(backend);
         List<Meter> meters = new ArrayList<>();
-        meters.add(FunctionCounter.builder("sluice.backend.queries", backend, Backend::queries).tags(tags)
+        meters.add(FunctionCounter.builder("sluice.backend.queries", backend, b -> b.stats().queries()).tags(tags)
                 .description("Client statements answered by the backend").register(registry));
-        meters.add(FunctionCounter.builder("sluice.backend.bytes.sent", backend, Backend::bytesToBackend).tags(tags)
+        meters.add(FunctionCounter.builder("sluice.backend.bytes.sent", backend, b -> b.stats().bytesToBackend()).tags(tags)
                 .description("Bytes sent to the backend").register(registry));
-        meters.add(FunctionCounter.builder("sluice.backend.bytes.received", backend, Backend::bytesFromBackend).tags(tags)
+        meters.add(FunctionCounter.builder("sluice.backend.bytes.received", backend, b -> b.stats().bytesFromBackend()).tags(tags)
                 .description("Bytes received from the backend").register(registry));
         meters.add(Gauge.builder("sluice.backend.weight", backend, Backend::weight).tags(tags).register(registry));
         meters.add(Gauge.builder("sluice.backend.available", backend, b -> b.available(System.nanoTime()) ? 1 : 0)
@@ -228,8 +228,8 @@ public final class ProxyMetrics {
 
     private static double[] quantiles(Backend backend) {
         double[] values = new double[QUANTILES.length * 2];
-        fill(values, 0, backend.latency().snapshotTotal());
-        fill(values, QUANTILES.length, backend.latency().snapshotRecent());
+        fill(values, 0, backend.stats().latency().snapshotTotal());
+        fill(values, QUANTILES.length, backend.stats().latency().snapshotRecent());
         return values;
     }
 

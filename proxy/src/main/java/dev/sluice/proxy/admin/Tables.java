@@ -1,14 +1,14 @@
 package dev.sluice.proxy.admin;
 
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.health.BackendHealth;
 import dev.sluice.proxy.health.HealthChecker;
+import dev.sluice.proxy.runtime.ProxyRuntime;
+import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.stats.DigestStats;
 import dev.sluice.proxy.stats.DigestTable;
 import dev.sluice.proxy.stats.StatsObserver;
-import dev.sluice.proxy.sql.Digest;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -65,12 +65,13 @@ public final class Tables {
             BackendPool pool = runtime.pool(backend);
             int open = Math.max(0, backend.openConnections().get());
             int idle = pool == null ? 0 : pool.idleCount();
-            Histogram total = backend.latency().snapshotTotal();
-            Histogram recent = backend.latency().snapshotRecent();
+            Histogram total = backend.stats().latency().snapshotTotal();
+            Histogram recent = backend.stats().latency().snapshotRecent();
             BackendHealth checks = health == null ? null : health.health(backend);
             table.row(backend.name(), backend.config().address().toString(), backend.roleName(),
-                    backend.state().name(), backend.available(now), backend.weight(), backend.queries(), backend.errors(),
-                    errorsByCode(backend.errorsByCode()), backend.bytesToBackend(), backend.bytesFromBackend(), open, idle,
+                    backend.state().name(), backend.available(now), backend.weight(), backend.stats().queries(), backend.stats().errors(),
+                    errorsByCode(backend.stats().errorsByCode()), backend.stats().bytesToBackend(),
+                    backend.stats().bytesFromBackend(), open, idle,
                     Math.max(0, open - idle), pool == null ? 0 : pool.waiting(), backend.config().maxConnections(),
                     backend.activeSessions().get(),
                     millis(total, 50), millis(total, 95), millis(total, 99), max(total),

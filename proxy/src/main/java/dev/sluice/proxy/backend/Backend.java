@@ -2,17 +2,14 @@ package dev.sluice.proxy.backend;
 
 import dev.sluice.config.BackendConfig;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One configured backend at run time: its settings, whether it currently accepts connections,
- * and the counters balancers and stats read. Shared by all event loops, so everything here is
- * either atomic or a racy-but-harmless estimate (the latency average).
+ * One configured backend at run time: its settings, whether it currently accepts connections
+ * (state, weight, connect backoff, replication lag), its connection and session gauges, and its
+ * traffic ({@link BackendStats}). Shared by all event loops, so everything here is atomic.
  */
 public final class Backend {
 
-    /** Weight of the newest sample in the latency average. */
-    private static final double EWMA_ALPHA = 0.2;
     private static final long MAX_BACKOFF_NANOS = 30_000_000_000L;
 
     /** Replaced by a config reload that keeps the backend (same name and address). */
@@ -30,15 +27,7 @@ public final class Backend {
     private volatile int weight;
     private final AtomicInteger openConnections = new AtomicInteger();
     private final AtomicInteger activeSessions = new AtomicInteger();
-    private final LongAdder queries = new LongAdder();
-    private final LongAdder errors = new LongAdder();
-    private final LongAdder bytesToBackend = new LongAdder();
-    private final LongAdder bytesFromBackend = new LongAdder();
-    private final LatencyRecorder latency = new LatencyRecorder();
-    /** ERR responses to clients' statements by error code; few codes, so the map stays small. */
-    private final java.util.concurrent.ConcurrentHashMap<Integer, LongAdder> errorsByCode =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private volatile double latencyEwmaNanos;
+    private final BackendStats stats = new BackendStats();
 
     private final Object backoffLock = new Object();
     private volatile long unavailableUntilNanos;
@@ -176,74 +165,9 @@ public final class Backend {
         return activeSessions;
     }
 
-    public void recordResponse(long latencyNanos, boolean error) {
-        queries.increment();
-        if (error) {
-            errors.increment();
-        }
-        latency.record(latencyNanos);
-        double previous = latencyEwmaNanos;
-        latencyEwmaNanos = previous == 0 ? latencyNanos : previous + EWMA_ALPHA * (latencyNanos - previous);
-    }
-
-    public void countBytes(long toBackend, long fromBackend) {
-        if (toBackend > 0) {
-            bytesToBackend.add(toBackend);
-        }
-        if (fromBackend > 0) {
-            bytesFromBackend.add(fromBackend);
-        }
-    }
-
-    /** Exponentially weighted average of recent response times; 0 until one is measured. */
-    public double latencyEwmaNanos() {
-        return latencyEwmaNanos;
-    }
-
-    /** Counts an ERR a client's statement got here, by its code. */
-    public void countError(int errorCode) {
-        LongAdder counter = errorsByCode.get(errorCode);
-        if (counter == null) {
-            counter = errorsByCode.computeIfAbsent(errorCode, code -> new LongAdder());
-        }
-        counter.increment();
-    }
-
-    /** ERR responses so far by error code, ordered by code. */
-    public java.util.SortedMap<Integer, Long> errorsByCode() {
-        java.util.SortedMap<Integer, Long> copy = new java.util.TreeMap<>();
-        errorsByCode.forEach((code, count) -> copy.put(code, count.sum()));
-        return copy;
-    }
-
-    /** Starts the counters and latencies afresh (admin RESET STATS); gauges are not touched. */
-    public void resetStats() {
-        queries.reset();
-        errors.reset();
-        bytesToBackend.reset();
-        bytesFromBackend.reset();
-        errorsByCode.clear();
-        latency.reset();
-    }
-
-    public long queries() {
-        return queries.sum();
-    }
-
-    public long errors() {
-        return errors.sum();
-    }
-
-    public long bytesToBackend() {
-        return bytesToBackend.sum();
-    }
-
-    public long bytesFromBackend() {
-        return bytesFromBackend.sum();
-    }
-
-    public LatencyRecorder latency() {
-        return latency;
+    /** Its traffic: statements, errors, bytes and latencies. */
+    public BackendStats stats() {
+        return stats;
     }
 
     @Override

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * or quit cleanly, never abandoned half-way, so backends do not count the proxy's host towards
  * max_connect_errors (error 1129). A backend that cannot be reached is put on backoff.
  */
-public final class BackendConnector {
+public final class BackendConnector implements Connector {
 
     private final Class<? extends Channel> channelType;
     private final AuthPlugins plugins;
@@ -35,14 +35,21 @@ public final class BackendConnector {
     private final AtomicReference<ServerIdentity> lastIdentity = new AtomicReference<>();
     private final boolean framed;
     private final ClientAuthOptions authOptions;
+    private final OffLoopResolver resolver;
+    private final CommandsInFlight commandsInFlight;
     /** Every connection it opened that is not closed yet; a closed channel leaves the group by itself. */
     private final ChannelGroup channels = new DefaultChannelGroup("backends", GlobalEventExecutor.INSTANCE);
 
     /**
-     * @param framed split mode: connections track session state and hand on whole packets
+     * @param framed   split mode: connections track session state and hand on whole packets
+     * @param resolver looks backend host names up off the event loops
+     * @param commandsInFlight what every connection counts its commands in flight into
      */
     public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
-                            ClientAuthOptions authOptions, Duration connectTimeout, Duration backendRetry, boolean framed) {
+                            ClientAuthOptions authOptions, Duration connectTimeout, Duration backendRetry, boolean framed,
+                            OffLoopResolver resolver, CommandsInFlight commandsInFlight) {
+        this.resolver = resolver;
+        this.commandsInFlight = commandsInFlight;
         this.framed = framed;
         this.authOptions = authOptions;
         this.channelType = channelType;
@@ -70,6 +77,19 @@ public final class BackendConnector {
         return connectTimeout;
     }
 
+    /** How backend host names are looked up: by every connection to a backend this proxy opens. */
+    public OffLoopResolver resolver() {
+        return resolver;
+    }
+
+    /**
+     * A connection that was logged in elsewhere (a pass-through client's own login, relayed):
+     * from now on a backend connection like the ones this connector opens, in session mode.
+     */
+    public BackendConnection adopt(Channel channel, Backend backend, BackendIdentity identity, String schema) {
+        return new RelayedConnection(channel, backend, identity, schema, commandsInFlight);
+    }
+
     /** The backend connections still open, so that shutdown can wait for them to close. */
     public ChannelGroup channels() {
         return channels;
@@ -87,7 +107,7 @@ public final class BackendConnector {
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(channelType)
-                .resolver(OffLoopResolver.SHARED)
+                .resolver(resolver)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) connectTimeout.toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
@@ -100,7 +120,7 @@ public final class BackendConnector {
                         }
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
-                                backendTls, authOptions, promise, lastIdentity::set, framed));
+                                backendTls, authOptions, promise, lastIdentity::set, framed, commandsInFlight));
                     }
                 });
         ChannelFuture connect = bootstrap.connect(backend.config().address().host(), backend.config().address().port());

@@ -39,6 +39,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private final java.util.function.Consumer<ServerIdentity> greetingSeen;
     private final boolean framed;
     private final ClientAuthOptions authOptions;
+    private final CommandsInFlight commandsInFlight;
 
     private ClientAuthExchange auth;
     private HandshakeV10 greeting;
@@ -47,7 +48,9 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
 
     BackendLoginHandler(Backend backend, LoginRequest request, AuthPlugins plugins, SslContext tls,
                         ClientAuthOptions authOptions, Promise<BackendConnection> promise,
-                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed) {
+                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed,
+                        CommandsInFlight commandsInFlight) {
+        this.commandsInFlight = commandsInFlight;
         this.framed = framed;
         this.authOptions = authOptions;
         this.backend = backend;
@@ -145,18 +148,20 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void succeed(ChannelHandlerContext ctx) {
-        BackendConnection connection = new BackendConnection(ctx.channel(), backend,
-                new BackendIdentity(request.user(), capabilities, request.charset()), request.schema(), framed);
+        BackendIdentity identity = new BackendIdentity(request.user(), capabilities, request.charset());
+        BackendConnection connection = framed
+                ? new TrackedConnection(ctx.channel(), backend, identity, request.schema(), commandsInFlight)
+                : new RelayedConnection(ctx.channel(), backend, identity, request.schema(), commandsInFlight);
         connection.threadId(greeting.connectionId());
         ctx.pipeline().replace(this, "backend", connection);
         backend.connectSucceeded();
         // From here on the connection walks packet headers in the bytes as they arrive.
         ctx.pipeline().remove(RawPacketDecoder.class);
-        if (!framed) {
+        if (!(connection instanceof TrackedConnection tracked)) {
             complete(connection);
             return;
         }
-        connection.startTracking(ok -> complete(connection), error -> {
+        tracked.startTracking(ok -> complete(connection), error -> {
             promise.tryFailure(new BackendLoginException(error.errorCode(), "HY000",
                     "backend " + backend.name() + " refused session tracking: " + error.errorMessage(), true));
             connection.quit();

@@ -2,85 +2,42 @@ package dev.sluice.proxy.backend;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.response.Response;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import io.netty.util.concurrent.ScheduledFuture;
-import java.nio.charset.StandardCharsets;
+import io.netty.util.concurrent.Ticker;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The backend connections of one backend, for all users and event loops. At most
- * {@code max_connections} are open (or opening) at once; beyond that sessions wait in a bounded
- * queue, served in order, as a server serves more clients than it has threads: slower, never
- * refused while the backend gets through its work. A wait ends in an ERR naming the backend and
- * its cap only when no connection came free for the whole queue timeout (a stalled backend). A connection
- * given back is reset (COM_RESET_CONNECTION) before anyone else gets it. Connections stay on the
- * event loop that opened them: a session takes an idle one from its own loop, else opens one, and
- * when the cap is reached an idle connection elsewhere is closed to make room.
+ * The backend connections of one backend, for all users and event loops, made for a connection
+ * per statement (split mode) as much as per session. Connections stay on the event loop that
+ * opened them, and each loop keeps its own idle ones ({@link IdleConnections}): a session takes
+ * one of its own loop's and gives it back there, and the loops share no lock on that path. At
+ * most {@code max_connections} are open (or opening) at once, counted atomically across loops;
+ * beyond that an idle connection elsewhere closes to make room, or sessions wait in a bounded
+ * queue ({@link PoolQueue}), served in order, as a server serves more clients than it has
+ * threads: slower, never refused while the backend gets through its work. In session mode a
+ * connection given back is reset (COM_RESET_CONNECTION) before anyone else gets it.
  */
 public final class BackendPool {
 
     private final Backend backend;
-    private final BackendConnector connector;
-    /**
-     * A waiter on another event loop than a freed connection's gets that connection's slot (the
-     * connection closes, the waiter opens its own) instead of a same-loop waiter once it has waited
-     * this much longer: connections then move to the loop that needs them, and no waiter starves,
-     * without a login per hand-over while both loops' waiters are served alike.
-     */
-    private static final long UNFAIR_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private final Connector connector;
+    private final IdleConnections idle = new IdleConnections();
+    private final PoolQueue queue;
+    private volatile boolean closed;
 
-    /** Set on reload; read under the lock or by the loops' timeout tasks. */
-    private volatile int queueSize;
-    private volatile Duration queueTimeout;
-    /** When the queue last moved: a connection or slot went to a waiter. */
-    private volatile long progressNanos = System.nanoTime();
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Map<PoolKey, ArrayDeque<BackendConnection>> idle = new HashMap<>();
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    private int idleCount;
-    private boolean closed;
-
-    /**
-     * A session waiting for room under max_connections: either a slot to open its own connection
-     * (the promise completes with true), or, when it wants a pooled connection, an idle one of its
-     * key on its event loop handed over directly (the promise completes with false).
-     */
-    private static final class Waiter {
-        final EventLoop loop;
-        final PoolKey key;
-        final java.util.function.Consumer<BackendConnection> handOver;
-        final Promise<Boolean> granted;
-        final long sinceNanos = System.nanoTime();
-        ScheduledFuture<?> timeout;
-
-        Waiter(EventLoop loop, PoolKey key, java.util.function.Consumer<BackendConnection> handOver) {
-            this.loop = loop;
-            this.key = key;
-            this.handOver = handOver;
-            this.granted = loop.newPromise();
-        }
-
-        boolean takes(BackendConnection connection) {
-            return handOver != null && key.equals(connection.poolKey()) && loop == connection.channel().eventLoop();
-        }
+    public BackendPool(Backend backend, Connector connector, int queueSize, Duration queueTimeout) {
+        this(backend, connector, queueSize, queueTimeout, Ticker.systemTicker());
     }
 
-    public BackendPool(Backend backend, BackendConnector connector, int queueSize, Duration queueTimeout) {
+    /** {@code ticker}: the clock queue timeouts are measured by (a test's own). */
+    BackendPool(Backend backend, Connector connector, int queueSize, Duration queueTimeout, Ticker ticker) {
         this.backend = backend;
         this.connector = connector;
-        this.queueSize = queueSize;
-        this.queueTimeout = queueTimeout;
+        this.queue = new PoolQueue(queueSize, queueTimeout, this::capReached,
+                () -> unavailable("the proxy is shutting down"), ticker);
     }
 
     public Backend backend() {
@@ -89,70 +46,83 @@ public final class BackendPool {
 
     /** A reload's limits.backend_queue_size and timeouts.backend_queue; sessions already waiting keep their place. */
     public void queueLimits(int size, Duration timeout) {
-        queueSize = size;
-        queueTimeout = timeout;
+        queue.limits(size, timeout);
     }
 
     public int idleCount() {
-        lock.lock();
-        try {
-            return idleCount;
-        } finally {
-            lock.unlock();
-        }
+        return idle.count();
     }
 
     public int waiting() {
-        lock.lock();
-        try {
-            return waiters.size();
-        } finally {
-            lock.unlock();
-        }
+        return queue.size();
     }
 
     /**
      * A logged-in connection for {@code request} on {@code loop}, with {@code request.schema()}
-     * selected. Fails with a {@link BackendLoginException}. Cancelling the future takes the caller
-     * out of the wait queue; a connection that comes for it all the same goes back to the pool.
+     * selected: an idle one of that loop's when there is one. Fails with a
+     * {@link BackendLoginException}. Cancelling the future takes the caller out of the wait queue;
+     * a connection that comes for it all the same goes back to the pool.
      */
     public Future<BackendConnection> acquire(LoginRequest request, EventLoop loop) {
         Promise<BackendConnection> result = loop.newPromise();
-        PoolKey key = PoolKey.of(request, backend.config().sendProxyProtocol());
-        BackendConnection reused = takeIdle(key, request.schema(), loop);
+        if (loop.inEventLoop()) {
+            acquireOnLoop(request, loop, result);
+        } else {
+            loop.execute(() -> acquireOnLoop(request, loop, result));
+        }
+        return result;
+    }
+
+    /**
+     * What {@link #acquire} would give at once, for a caller on {@code loop} whose request names no
+     * schema: an idle connection of that loop's, or null (then acquire gets one).
+     */
+    public BackendConnection takeIdle(LoginRequest request, EventLoop loop) {
+        return request.schema() == null && loop.inEventLoop() ? idle.take(loop, key(request), null) : null;
+    }
+
+    /** Towards a backend sent PROXY protocol headers, connections are shared per client address too. */
+    private PoolKey key(LoginRequest request) {
+        return PoolKey.of(request, backend.config().sendProxyProtocol());
+    }
+
+    private void acquireOnLoop(LoginRequest request, EventLoop loop, Promise<BackendConnection> result) {
+        PoolKey key = key(request);
+        BackendConnection reused = idle.take(loop, key, request.schema());
         if (reused != null) {
             selectSchema(reused, request.schema(), result);
-            return result;
+            return;
         }
-        Waiter waiter = new Waiter(loop, key, handedOver -> selectSchema(handedOver, request.schema(), result));
+        PoolWaiter waiter = new PoolWaiter(loop, key, handedOver -> selectSchema(handedOver, request.schema(), result),
+                queue.now());
         result.addListener(done -> {
             if (done.isCancelled()) {
-                withdraw(waiter);
+                queue.withdraw(waiter);
             }
         });
         reserve(waiter).addListener(granted -> {
             if (!granted.isSuccess()) {
                 result.tryFailure(granted.cause());
-                return;
+            } else if (Boolean.TRUE.equals(granted.getNow())) {
+                open(request, key, loop, result);
             }
-            if (!Boolean.TRUE.equals(granted.getNow())) {
-                return;
-            }
-            connector.connect(backend, request, loop).addListener(connected -> {
-                if (!connected.isSuccess()) {
-                    slotFreed();
-                    result.tryFailure(connected.cause());
-                    return;
-                }
-                BackendConnection connection = (BackendConnection) connected.getNow();
-                connection.poolKey(key);
-                connection.channel().closeFuture().addListener(closed -> onClosed(connection));
-                if (!result.trySuccess(connection)) {
-                    release(connection);
-                }
-            });
         });
-        return result;
+    }
+
+    private void open(LoginRequest request, PoolKey key, EventLoop loop, Promise<BackendConnection> result) {
+        connector.connect(backend, request, loop).addListener(connected -> {
+            if (!connected.isSuccess()) {
+                slotFreed();
+                result.tryFailure(connected.cause());
+                return;
+            }
+            BackendConnection connection = (BackendConnection) connected.getNow();
+            connection.poolKey(key);
+            connection.channel().closeFuture().addListener(closed -> onClosed(connection));
+            if (!result.trySuccess(connection)) {
+                release(connection);
+            }
+        });
     }
 
     /**
@@ -161,7 +131,7 @@ public final class BackendPool {
      */
     public Future<Void> reserveSlot(EventLoop loop) {
         Promise<Void> slot = loop.newPromise();
-        reserve(new Waiter(loop, null, null)).addListener(granted -> {
+        reserve(new PoolWaiter(loop, null, null, queue.now())).addListener(granted -> {
             if (granted.isSuccess()) {
                 slot.setSuccess(null);
             } else {
@@ -171,75 +141,47 @@ public final class BackendPool {
         return slot;
     }
 
-    private Future<Boolean> reserve(Waiter waiter) {
-        BackendConnection victim;
-        lock.lock();
-        try {
-            if (closed) {
-                return waiter.loop.newFailedFuture(unavailable("the proxy is shutting down"));
-            }
-            int max = backend.config().maxConnections();
-            if (backend.openConnections().get() < max) {
-                backend.openConnections().incrementAndGet();
-                return waiter.loop.newSucceededFuture(true);
-            }
-            victim = oldestIdle();
-            if (victim == null) {
-                if (waiters.size() >= queueSize || queueTimeout.isZero()) {
-                    return waiter.loop.newFailedFuture(capReached("and " + waiters.size() + " sessions already wait"));
-                }
-                waiters.addLast(waiter);
-            } else {
-                // Its slot goes to this caller: the close below does not free it.
-                victim.slotHandedOver(true);
-            }
-        } finally {
-            lock.unlock();
+    /** A slot: at once while the cap allows and no one waits (no lock), else through the queue. */
+    private Future<Boolean> reserve(PoolWaiter waiter) {
+        if (closed) {
+            return waiter.loop.newFailedFuture(unavailable("the proxy is shutting down"));
         }
-        if (victim != null) {
-            victim.channel().eventLoop().execute(victim::quit);
+        if (queue.isEmpty() && takeSlot()) {
             return waiter.loop.newSucceededFuture(true);
         }
-        armTimeout(waiter, queueTimeout.toNanos());
-        return waiter.granted;
+        return queue.join(waiter, this::takeSlot, this::closeIdleForRoom);
     }
 
-    /** A waiter whose caller gave up (a KILL QUERY, its session ended) leaves the queue. */
-    private void withdraw(Waiter waiter) {
-        if (removeWaiter(waiter)) {
-            if (waiter.timeout != null) {
-                waiter.timeout.cancel(false);
+    /** One more connection open, unless that passes max_connections. */
+    private boolean takeSlot() {
+        AtomicInteger open = backend.openConnections();
+        int max = backend.config().maxConnections();
+        for (int now = open.get(); now < max; now = open.get()) {
+            if (open.compareAndSet(now, now + 1)) {
+                return true;
             }
-            waiter.granted.tryFailure(new java.util.concurrent.CancellationException("the caller stopped waiting"));
         }
+        return false;
     }
 
-    /** Takes a waiter out of the queue; false if it was no longer there (served or failed). */
-    private boolean removeWaiter(Waiter waiter) {
-        lock.lock();
-        try {
-            return waiters.remove(waiter);
-        } finally {
-            lock.unlock();
+    /** At the cap: the connection idle longest, on any loop, closes, its slot going to {@code waiter}. */
+    private boolean closeIdleForRoom(PoolWaiter waiter) {
+        BackendConnection victim = idle.takeOldest();
+        if (victim == null) {
+            return false;
         }
+        victim.channel().eventLoop().execute(() -> handSlotOver(victim, waiter));
+        return true;
     }
 
     /**
-     * The waiter fails once no connection has come free for the queue timeout; while the queue
-     * moves, it waits on, however long the line ahead of it.
+     * {@code connection} closes and its slot goes to {@code waiter}, once it has closed: the backend
+     * never sees more than max_connections of the proxy's connections at once.
      */
-    private void armTimeout(Waiter waiter, long delayNanos) {
-        waiter.timeout = waiter.loop.schedule(() -> {
-            Duration limit = queueTimeout;
-            long stalled = System.nanoTime() - progressNanos;
-            if (stalled < limit.toNanos()) {
-                armTimeout(waiter, limit.toNanos() - stalled);
-                return;
-            }
-            if (removeWaiter(waiter)) {
-                waiter.granted.tryFailure(capReached("and no connection came free within " + limit.toMillis() + " ms"));
-            }
-        }, delayNanos, TimeUnit.NANOSECONDS);
+    private void handSlotOver(BackendConnection connection, PoolWaiter waiter) {
+        connection.slotHandedOver(true);
+        connection.channel().closeFuture().addListener(closed -> grant(waiter));
+        connection.quit();
     }
 
     /** Gives a connection back: reset, then to a waiting session or the idle set. */
@@ -260,8 +202,8 @@ public final class BackendPool {
                 return;
             }
             connection.resetState();
-            if (connection.framed()) {
-                connection.afterReset(restored -> {
+            if (connection instanceof TrackedConnection tracked) {
+                tracked.afterReset(restored -> {
                     if (restored.isError()) {
                         connection.quit();
                     } else {
@@ -278,7 +220,7 @@ public final class BackendPool {
      * Split mode: gives a connection back without resetting it. Its session state is known (the
      * server tracks it), so the next session replays only what differs.
      */
-    public void releaseTracked(BackendConnection connection) {
+    public void releaseTracked(TrackedConnection connection) {
         connection.listener(null);
         readable(connection);
         if (connection.releaseAfterKills(() -> releaseTracked(connection))) {
@@ -309,114 +251,40 @@ public final class BackendPool {
         connection.quit();
     }
 
+    /** On the connection's loop: idle there, unless a session waits, which is then served first. */
     private void makeIdle(BackendConnection connection) {
-        Waiter waiter;
-        boolean direct;
-        lock.lock();
-        try {
-            Waiter oldest = waiters.peekFirst();
-            if (oldest == null) {
-                if (!closed) {
-                    idle.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
-                    idleCount++;
-                    return;
-                }
-                waiter = null;
-                direct = false;
-            } else {
-                waiter = oldest.takes(connection) ? oldest : firstTaking(connection);
-                direct = waiter != null && (waiter == oldest || waiter.sinceNanos - oldest.sinceNanos < UNFAIR_NANOS);
-                if (!direct) {
-                    waiter = oldest;
-                    connection.slotHandedOver(true);
-                }
-                waiters.remove(waiter);
-                progressNanos = System.nanoTime();
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (waiter == null) {
+        if (closed) {
             // The pool closed while this connection was on its way back (its reset's reply came
-            // after close() emptied the idle set): nothing would take it or quit it from there.
+            // after close() emptied the idle sets): nothing would take it or quit it from there.
             connection.quit();
             return;
         }
-        if (waiter.timeout != null) {
-            waiter.timeout.cancel(false);
+        if (queue.isEmpty()) {
+            idle.add(connection);
+            if (closed && idle.remove(connection)) {
+                connection.quit();
+                return;
+            }
+            // A waiter that joined meanwhile may have looked for idle connections before this one
+            // was there: it is served now, unless another thread took the connection for it.
+            if (queue.isEmpty() || !idle.remove(connection)) {
+                return;
+            }
         }
-        if (direct) {
-            if (waiter.granted.trySuccess(false)) {
-                waiter.handOver.accept(connection);
+        PoolQueue.Grant grant = queue.serve(connection);
+        if (grant == null) {
+            idle.add(connection);
+        } else if (grant.direct()) {
+            if (grant.waiter().granted.trySuccess(false)) {
+                grant.waiter().handOver.accept(connection);
             } else {
                 makeIdle(connection);
             }
-            return;
+        } else {
+            // The longest waiter wants another user or lives on another event loop, where this
+            // connection cannot follow: the slot is what it needs, so this connection closes.
+            handSlotOver(connection, grant.waiter());
         }
-        // The oldest waiter wants another user or lives on another event loop, where this
-        // connection cannot follow: the slot is what it needs, so this connection closes.
-        connection.quit();
-        grant(waiter);
-    }
-
-    /** The longest-waiting session this connection can serve as it is; called under the lock. */
-    private Waiter firstTaking(BackendConnection connection) {
-        for (Waiter candidate : waiters) {
-            if (candidate.takes(connection)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
-    private BackendConnection takeIdle(PoolKey key, String schema, EventLoop loop) {
-        lock.lock();
-        try {
-            ArrayDeque<BackendConnection> candidates = idle.get(key);
-            if (candidates == null) {
-                return null;
-            }
-            BackendConnection fallback = null;
-            for (Iterator<BackendConnection> it = candidates.descendingIterator(); it.hasNext(); ) {
-                BackendConnection candidate = it.next();
-                if (candidate.channel().eventLoop() != loop || !candidate.isUsable()) {
-                    continue;
-                }
-                boolean sameSchema = java.util.Objects.equals(candidate.schema(), schema);
-                if (sameSchema) {
-                    it.remove();
-                    idleCount--;
-                    return candidate;
-                }
-                // A schema can be selected but never unselected; split-mode connections replay
-                // the session's whole state, so any of them will do.
-                if (fallback == null && (schema != null || candidate.framed())) {
-                    fallback = candidate;
-                }
-            }
-            if (fallback != null) {
-                candidates.remove(fallback);
-                idleCount--;
-            }
-            return fallback;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private BackendConnection oldestIdle() {
-        BackendConnection oldest = null;
-        for (ArrayDeque<BackendConnection> connections : idle.values()) {
-            BackendConnection first = connections.peekFirst();
-            if (first != null && (oldest == null || first.idleSinceNanos() < oldest.idleSinceNanos())) {
-                oldest = first;
-            }
-        }
-        if (oldest != null) {
-            idle.get(oldest.poolKey()).remove(oldest);
-            idleCount--;
-        }
-        return oldest;
     }
 
     private void selectSchema(BackendConnection connection, String schema, Promise<BackendConnection> result) {
@@ -443,81 +311,35 @@ public final class BackendPool {
 
     /** A connection closed (or failed to open): its slot goes to the oldest waiter, if any. */
     public void slotFreed() {
-        Waiter waiter;
-        lock.lock();
-        try {
-            waiter = waiters.pollFirst();
-            if (waiter == null) {
-                backend.openConnections().decrementAndGet();
-                return;
-            }
-            progressNanos = System.nanoTime();
-        } finally {
-            lock.unlock();
+        PoolWaiter waiter = queue.pollFor(() -> backend.openConnections().decrementAndGet());
+        if (waiter != null) {
+            grant(waiter);
         }
-        grant(waiter);
     }
 
-    private void grant(Waiter waiter) {
-        if (waiter.timeout != null) {
-            waiter.timeout.cancel(false);
-        }
+    private void grant(PoolWaiter waiter) {
         if (!waiter.granted.trySuccess(true)) {
             slotFreed();
         }
     }
 
     private void onClosed(BackendConnection connection) {
-        lock.lock();
-        try {
-            ArrayDeque<BackendConnection> connections = idle.get(connection.poolKey());
-            if (connections != null && connections.remove(connection)) {
-                idleCount--;
-            }
-        } finally {
-            lock.unlock();
-        }
+        idle.remove(connection);
         if (!connection.slotHandedOver()) {
             slotFreed();
         }
     }
 
-    /** Closes idle connections unused for longer than {@code maxIdle}; called periodically. */
+    /** Closes idle connections unused for longer than {@code maxIdle}; called periodically, from any thread. */
     public void evictIdle(Duration maxIdle) {
-        long cutoff = System.nanoTime() - maxIdle.toNanos();
-        List<BackendConnection> evicted = new ArrayList<>();
-        lock.lock();
-        try {
-            for (ArrayDeque<BackendConnection> connections : idle.values()) {
-                while (!connections.isEmpty() && connections.peekFirst().idleSinceNanos() - cutoff < 0) {
-                    evicted.add(connections.pollFirst());
-                    idleCount--;
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-        for (BackendConnection connection : evicted) {
-            connection.channel().eventLoop().execute(connection::quit);
-        }
+        idle.quitIdleSince(System.nanoTime() - maxIdle.toNanos());
     }
 
     /** Stops handing out connections and closes the idle ones. */
     public void close() {
-        List<BackendConnection> all = new ArrayList<>();
-        List<Waiter> waiting;
-        lock.lock();
-        try {
-            closed = true;
-            idle.values().forEach(all::addAll);
-            idle.clear();
-            idleCount = 0;
-            waiting = new ArrayList<>(waiters);
-            waiters.clear();
-        } finally {
-            lock.unlock();
-        }
-        all.forEach(c -> c.channel().eventLoop().execute(c::quit));
+        closed = true;
+        var waiting = queue.close();
+        idle.quitAll();
         waiting.forEach(w -> w.granted.tryFailure(unavailable("the proxy is shutting down")));
     }
 

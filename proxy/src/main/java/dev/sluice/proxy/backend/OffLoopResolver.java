@@ -29,16 +29,27 @@ public final class OffLoopResolver extends AddressResolverGroup<InetSocketAddres
         InetAddress[] all(String host) throws UnknownHostException;
     }
 
-    /** The one every backend connection of the process uses: lookups are rare, two threads are plenty. */
-    public static final OffLoopResolver SHARED = new OffLoopResolver(InetAddress::getAllByName,
-            new DefaultEventExecutorGroup(2, new DefaultThreadFactory("sluice-dns", true)));
-
     private final Lookup lookup;
     private final EventExecutorGroup lookups;
 
     OffLoopResolver(Lookup lookup, EventExecutorGroup lookups) {
         this.lookup = lookup;
         this.lookups = lookups;
+    }
+
+    /**
+     * The one every backend connection of a proxy uses, on two threads of its own (lookups are
+     * rare), which {@link #close} stops with the proxy.
+     */
+    public static OffLoopResolver create() {
+        return new OffLoopResolver(InetAddress::getAllByName,
+                new DefaultEventExecutorGroup(2, new DefaultThreadFactory("sluice-dns", true)));
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        lookups.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.sluice.proxy.balance;
 import dev.sluice.proxy.backend.Backend;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Power of two choices on recent latency: two random candidates, the one whose average response
@@ -11,13 +13,24 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class LeastLatencyBalancer implements Balancer {
 
+    private final Supplier<RandomGenerator> random;
+
+    LeastLatencyBalancer() {
+        this(ThreadLocalRandom::current);
+    }
+
+    /** {@code random}: where the two candidates are drawn from (a test's seeded generator). */
+    LeastLatencyBalancer(Supplier<RandomGenerator> random) {
+        this.random = random;
+    }
+
     @Override
     public Backend pick(List<Backend> candidates) {
         int size = candidates.size();
         if (size == 1) {
             return candidates.get(0);
         }
-        ThreadLocalRandom random = ThreadLocalRandom.current();
+        RandomGenerator random = this.random.get();
         int first = random.nextInt(size);
         int second = random.nextInt(size - 1);
         if (second >= first) {
@@ -29,6 +42,6 @@ final class LeastLatencyBalancer implements Balancer {
     }
 
     private static double cost(Backend backend) {
-        return backend.latencyEwmaNanos() * (backend.activeSessions().get() + 1) / backend.weight();
+        return backend.stats().latencyEwmaNanos() * (backend.activeSessions().get() + 1) / backend.weight();
     }
 }

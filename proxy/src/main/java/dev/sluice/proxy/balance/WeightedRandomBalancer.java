@@ -3,9 +3,22 @@ package dev.sluice.proxy.balance;
 import dev.sluice.proxy.backend.Backend;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /** A random candidate, each with a chance proportional to its weight. */
 final class WeightedRandomBalancer implements Balancer {
+
+    private final Supplier<RandomGenerator> random;
+
+    WeightedRandomBalancer() {
+        this(ThreadLocalRandom::current);
+    }
+
+    /** {@code random}: where the tickets are drawn from (a test's seeded generator). */
+    WeightedRandomBalancer(Supplier<RandomGenerator> random) {
+        this.random = random;
+    }
 
     @Override
     public Backend pick(List<Backend> candidates) {
@@ -13,7 +26,7 @@ final class WeightedRandomBalancer implements Balancer {
         for (Backend candidate : candidates) {
             total += candidate.weight();
         }
-        long ticket = ThreadLocalRandom.current().nextLong(total);
+        long ticket = random.get().nextLong(total);
         for (Backend candidate : candidates) {
             ticket -= candidate.weight();
             if (ticket < 0) {

@@ -59,14 +59,20 @@ final class CaptureObserver implements StatementObserver {
     }
 
     @Override
-    public Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
+    public void onCommand(SessionInfo session, StatementContext statement) {
         if (!writer.accepting()) {
-            return null;
+            return;
         }
         SessionCapture state = state(session);
         if (!state.sampled || !userWanted(session)) {
-            return null;
+            return;
         }
+        statement.copy(copyOf(session, state, statement));
+    }
+
+    private CapturedStatement copyOf(SessionInfo session, SessionCapture state, StatementContext sql) {
+        int command = sql.command();
+        ByteBuf frame = sql.frame();
         boolean keep = schemas.isEmpty() || schemas.contains(session.schema());
         int commandIndex = frame.readerIndex() + Packet.HEADER_SIZE;
         int length = frame.writerIndex() - commandIndex;
@@ -82,10 +88,9 @@ final class CaptureObserver implements StatementObserver {
     }
 
     @Override
-    public void onResponse(SessionInfo session, Object token, int command, Backend backend, Response response,
+    public void onResponse(SessionInfo session, StatementContext sql, Backend backend, Response response,
                            long latencyNanos) {
-        // A token from another observer arrives when observers changed while this command was out.
-        if (!(token instanceof CapturedStatement statement)) {
+        if (!(sql.copy() instanceof CapturedStatement statement)) {
             return;
         }
         if (statement.command == Commands.COM_STMT_PREPARE && response.kind() == Response.Kind.PREPARE_OK && clientIds) {

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.capture;
 
 import dev.sluice.protocol.packet.ParameterType;
+import dev.sluice.proxy.observe.StatementContext;
 import java.net.SocketAddress;
 import java.util.List;
 
@@ -10,7 +11,7 @@ import java.util.List;
  * values, formatting) is left to the writer thread. Filled on one event loop, then handed over
  * through the writer's queue, which publishes it.
  */
-final class CapturedStatement {
+final class CapturedStatement implements StatementContext.Copy {
 
     final int command;
     final long sessionId;

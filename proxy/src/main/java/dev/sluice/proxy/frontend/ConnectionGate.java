@@ -1,7 +1,7 @@
 package dev.sluice.proxy.frontend;
 
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.command.Replies;
+import dev.sluice.proxy.session.SessionServices;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -16,23 +16,23 @@ public final class ConnectionGate extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectionGate.class);
 
-    private final ProxyRuntime runtime;
+    private final SessionServices services;
     private boolean counted;
 
-    public ConnectionGate(ProxyRuntime runtime) {
-        this.runtime = runtime;
+    public ConnectionGate(SessionServices services) {
+        this.services = services;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        int max = runtime.config().limits().maxClientConnections();
-        int now = runtime.clientConnections().incrementAndGet();
+        int max = services.config().get().limits().maxClientConnections();
+        int now = services.clients().count().incrementAndGet();
         counted = true;
-        if (now > max || runtime.shuttingDown()) {
-            runtime.stats().refused();
+        if (now > max || services.clients().shuttingDown()) {
+            services.stats().refused();
             ctx.channel().config().setAutoRead(false);
-            String message = runtime.shuttingDown() ? "Server shutdown in progress" : "Too many connections";
-            int code = runtime.shuttingDown() ? Replies.SHUTDOWN_IN_PROGRESS : Replies.TOO_MANY_CONNECTIONS;
+            String message = services.clients().shuttingDown() ? "Server shutdown in progress" : "Too many connections";
+            int code = services.clients().shuttingDown() ? Replies.SHUTDOWN_IN_PROGRESS : Replies.TOO_MANY_CONNECTIONS;
             ctx.writeAndFlush(Replies.err(ctx.alloc(), 0, code, "08004", message))
                     .addListener(ChannelFutureListener.CLOSE);
             if (now == max + 1) {
@@ -40,8 +40,8 @@ public final class ConnectionGate extends ChannelInboundHandlerAdapter {
             }
             return;
         }
-        runtime.stats().accepted();
-        runtime.clients().add(ctx.channel());
+        services.stats().accepted();
+        services.clients().channels().add(ctx.channel());
         ctx.fireChannelActive();
     }
 
@@ -49,7 +49,7 @@ public final class ConnectionGate extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (counted) {
             counted = false;
-            runtime.clientConnections().decrementAndGet();
+            services.clients().count().decrementAndGet();
         }
         ctx.fireChannelInactive();
     }

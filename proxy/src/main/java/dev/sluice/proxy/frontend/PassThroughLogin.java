@@ -8,7 +8,6 @@ import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
 import dev.sluice.protocol.response.ResponseTracker;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendIdentity;
@@ -18,9 +17,9 @@ import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.ProxyHeaderWriter;
 import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
+import dev.sluice.proxy.session.LingeringClose;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -39,7 +38,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     private enum Phase { CONNECTING, GREETED, AUTH, DONE }
 
-    private final ProxyRuntime runtime;
+    private final LoginServices services;
     private final HandshakeTimeout timeout;
     private final Set<Backend> tried = new HashSet<>();
     private ChannelHandlerContext clientCtx;
@@ -56,8 +55,8 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private int sequenceOffset;
     private ResponseTracker tracker;
 
-    public PassThroughLogin(ProxyRuntime runtime, HandshakeTimeout timeout) {
-        this.runtime = runtime;
+    public PassThroughLogin(LoginServices services, HandshakeTimeout timeout) {
+        this.services = services;
         this.timeout = timeout;
     }
 
@@ -71,13 +70,13 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     }
 
     private void connectNext() {
-        backend = runtime.router().pickForSession(tried).orElse(null);
+        backend = services.router().pickForSession(tried).orElse(null);
         if (backend == null) {
             fail(0, BackendLoginException.BACKEND_UNAVAILABLE, "No backend available for a new session");
             return;
         }
         tried.add(backend);
-        pool = runtime.pool(backend);
+        pool = services.backends().pool(backend);
         Channel client = clientCtx.channel();
         pool.reserveSlot(client.eventLoop()).addListener(slot -> {
             if (!slot.isSuccess()) {
@@ -88,9 +87,9 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                 pool.slotFreed();
                 return;
             }
-            Bootstrap bootstrap = new Bootstrap().group(client.eventLoop()).channel(runtime.connector().channelType())
-                    .resolver(dev.sluice.proxy.backend.OffLoopResolver.SHARED)
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) runtime.connector().connectTimeout().toMillis())
+            Bootstrap bootstrap = new Bootstrap().group(client.eventLoop()).channel(services.connector().channelType())
+                    .resolver(services.connector().resolver())
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) services.connector().connectTimeout().toMillis())
                     .option(ChannelOption.TCP_NODELAY, true)
                     .handler(new io.netty.channel.ChannelInitializer<Channel>() {
                         @Override
@@ -109,7 +108,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
                     .addListener((io.netty.channel.ChannelFuture connect) -> {
                         if (!connect.isSuccess()) {
                             slotOwner.slotFreed();
-                            backend.connectFailed(System.nanoTime(), runtime.config().timeouts().backendRetry().toNanos(),
+                            backend.connectFailed(System.nanoTime(), services.config().get().timeouts().backendRetry().toNanos(),
                                     String.valueOf(connect.cause().getMessage()));
                             if (client.isActive()) {
                                 connectNext();
@@ -132,7 +131,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             ByteBuf frame = (ByteBuf) msg;
             try {
                 if (clientGone) {
-                    finishAbandoned(frame);
+                    abandoned.read(backendChannel, frame);
                 } else if (phase == Phase.CONNECTING) {
                     onGreeting(frame);
                 } else if (phase == Phase.AUTH) {
@@ -186,10 +185,10 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         HandshakeV10 greeting = HandshakeV10.decode(payload);
-        greetingSeen = true;
+        abandoned.greeted();
         backendCapabilities = greeting.capabilities();
-        offered = CapabilityPolicy.offerToClients(backendCapabilities, runtime.clientTls() != null,
-                runtime.config().limits().allowLocalInfile());
+        offered = CapabilityPolicy.offerToClients(backendCapabilities, services.clientTls() != null,
+                services.config().get().limits().allowLocalInfile());
         HandshakeV10 relayed = new HandshakeV10(greeting.serverVersion(), greeting.connectionId(),
                 greeting.authPluginDataPart1(), offered, greeting.characterSet(), greeting.statusFlags(),
                 greeting.authPluginDataLength(), greeting.authPluginDataPart2(), greeting.authPluginName());
@@ -200,16 +199,12 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     private ByteBuf pendingResponse;
     private boolean clientGone;
-    private boolean greetingSeen;
-    private boolean responseSent;
+    private final AbandonedLogin abandoned = new AbandonedLogin();
     /** The client switched to TLS (its SSLRequest came before the handshake response). */
     private boolean secure;
     /** Set when the client's side is TLS and the backend's is not. */
     private ClearPasswordGuard clearPasswords;
 
-    /** Shows up in the backend's log as the user of logins whose client went away. */
-    static final String ABANDONED_LOGIN_USER = "sluice_abandoned_login";
-    private static final long ABANDON_GRACE_MILLIS = 5_000;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -236,20 +231,20 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         ByteBuf payload = RawPacketDecoder.payload(frame);
         int clientSequence = RawPacketDecoder.sequenceId(frame);
         if (SslRequest.matches(payload)) {
-            if (runtime.clientTls() == null) {
+            if (services.clientTls() == null) {
                 throw new ProtocolException("SSLRequest although TLS was not offered");
             }
             secure = true;
             return;
         }
-        if (!secure && runtime.config().tls().client().required()) {
+        if (!secure && services.config().get().tls().client().required()) {
             // Refused before anything reaches the backend; fail() still finishes the backend's login.
             fail(clientSequence + 1, 3159, "HY000",
                     "Connections using insecure transport are prohibited while tls.client.required is on");
             return;
         }
         HandshakeResponse41 response = HandshakeResponse41.decode(payload);
-        boolean backendTls = runtime.backendTls() != null;
+        boolean backendTls = services.backendTls() != null;
         if (secure && !backendTls) {
             clearPasswords = new ClearPasswordGuard(response.authPluginName());
             String refused = clearPasswords.refuseResponse();
@@ -275,7 +270,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         tracker = new ResponseTracker(negotiated);
         tracker.beginAuth();
         phase = Phase.AUTH;
-        responseSent = true;
+        abandoned.responded();
         ByteBuf out = Replies.frame(clientCtx.alloc(), backendSequence, relayed);
         if (!backendTls) {
             backendChannel.writeAndFlush(out);
@@ -285,7 +280,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         ByteBuf ssl = Replies.frame(clientCtx.alloc(), 1,
                 new SslRequest(capabilities, response.maxPacketSize(), response.characterSet()));
         backendChannel.writeAndFlush(ssl);
-        backendChannel.pipeline().addFirst("tls", runtime.backendTls().newHandler(backendChannel.alloc(),
+        backendChannel.pipeline().addFirst("tls", services.backendTls().newHandler(backendChannel.alloc(),
                 backend.config().address().host(), backend.config().address().port()));
     }
 
@@ -313,21 +308,21 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         phase = Phase.DONE;
         timeout.cancel();
         if (tracker.response().isError()) {
-            runtime.stats().loginFailed();
+            services.sessions().stats().loginFailed();
             clientCtx.writeAndFlush(frame.retain()).addListener(ChannelFutureListener.CLOSE);
             backendChannel.close();
             return;
         }
-        BackendConnection connection = new BackendConnection(backendChannel, backend,
+        BackendConnection connection = services.connector().adopt(backendChannel, backend,
                 new BackendIdentity(null, negotiated, characterSet), database);
         backendChannel.pipeline().replace("login", "backend", connection);
         backendChannel.pipeline().remove("frames");
         backend.connectSucceeded();
         clientCtx.writeAndFlush(frame.retain());
-        clientCtx.pipeline().replace(this, "session", new ClientSession(runtime, clientCtx.channel(), connection, null,
-                -1, username));
+        clientCtx.pipeline().replace(this, "session", new dev.sluice.proxy.session.CommandPhase(services.sessions(),
+                clientCtx.channel(), -1, dev.sluice.proxy.session.RelayPath.passThrough(connection, username)));
         timeout.sessionStarted(clientCtx);
-        LoginPacketLimit.afterLogin(clientCtx, runtime.config().limits().maxPacketSize());
+        LoginPacketLimit.afterLogin(clientCtx, services.config().get().limits().maxPacketSize());
     }
 
     private void fail(int sequenceId, int code, String message) {
@@ -350,13 +345,13 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+        if (evt == dev.sluice.proxy.session.ShutdownEvent.INSTANCE) {
             ctx.close();
             return;
         }
         if (evt == HandshakeTimeout.EXPIRED) {
             fail(phase == Phase.CONNECTING ? 0 : 2, 1043, "Bad handshake: not completed within "
-                    + runtime.config().timeouts().handshake().toMillis() + " ms");
+                    + services.config().get().timeouts().handshake().toMillis() + " ms");
             return;
         }
         ctx.fireUserEventTriggered(evt);
@@ -364,7 +359,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        runtime.stats().protocolError();
+        services.sessions().stats().protocolError();
         fail(1, 1043, "Bad handshake: " + LoginPacketLimit.describe(cause));
     }
 
@@ -382,54 +377,9 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
-    /**
-     * The client left mid-login. Dropping the backend connection now would be an aborted
-     * handshake, and enough of those make the backend block the proxy's host (error 1129). So the
-     * login is finished instead: a response for a user that does not exist (an access-denied
-     * error, which does not count towards max_connect_errors), empty answers to any auth request,
-     * COM_QUIT should it succeed anyway.
-     */
+    /** The client left mid-login: the backend's login is finished without it (see {@link AbandonedLogin}). */
     private void abandon() {
         clientGone = true;
-        Channel channel = backendChannel;
-        if (channel == null || !channel.isActive()) {
-            return;
-        }
-        if (greetingSeen && !responseSent) {
-            sendAbandonResponse(channel, 1);
-        }
-        channel.eventLoop().schedule(() -> {
-            channel.close();
-        }, ABANDON_GRACE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    private void finishAbandoned(ByteBuf frame) {
-        ByteBuf payload = RawPacketDecoder.payload(frame);
-        int sequenceId = RawPacketDecoder.sequenceId(frame);
-        int header = payload.isReadable() ? payload.getUnsignedByte(payload.readerIndex()) : -1;
-        if (!greetingSeen) {
-            greetingSeen = true;
-            if (header == ErrPacket.HEADER) {
-                backendChannel.close();
-            } else {
-                sendAbandonResponse(backendChannel, sequenceId + 1);
-            }
-            return;
-        }
-        switch (header) {
-            case 0x00 -> backendChannel.writeAndFlush(dev.sluice.proxy.backend.OwnCommands.quit(backendChannel.alloc()))
-                    .addListener(ChannelFutureListener.CLOSE);
-            case 0xFE, 0x01 -> backendChannel.writeAndFlush(Replies.frame(backendChannel.alloc(), sequenceId + 1, new byte[0]));
-            default -> backendChannel.close();
-        }
-    }
-
-    private void sendAbandonResponse(Channel channel, int sequenceId) {
-        responseSent = true;
-        long capabilities = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
-                | Capabilities.CLIENT_PLUGIN_AUTH | Capabilities.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA;
-        HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1 << 24, 45, ABANDONED_LOGIN_USER,
-                new byte[0], null, dev.sluice.protocol.auth.MysqlNativePassword.NAME, java.util.Map.of());
-        channel.writeAndFlush(Replies.frame(channel.alloc(), sequenceId, response));
+        abandoned.start(backendChannel);
     }
 }

@@ -1,8 +1,9 @@
 package dev.sluice.proxy.frontend;
 
-import dev.sluice.proxy.ProxyStats;
 import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
+import dev.sluice.proxy.session.LingeringClose;
+import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;

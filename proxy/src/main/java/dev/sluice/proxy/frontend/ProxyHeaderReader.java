@@ -1,8 +1,8 @@
 package dev.sluice.proxy.frontend;
 
-import dev.sluice.proxy.ProxyStats;
 import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
+import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

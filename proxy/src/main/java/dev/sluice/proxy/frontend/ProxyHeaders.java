@@ -1,7 +1,7 @@
 package dev.sluice.proxy.frontend;
 
 import dev.sluice.config.SluiceConfig;
-import dev.sluice.proxy.ProxyStats;
+import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import java.net.InetSocketAddress;

@@ -15,19 +15,21 @@ import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.auth.AccountCredentials;
 import dev.sluice.proxy.auth.AuthWork;
-import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.Replies;
-import dev.sluice.proxy.split.SplitSession;
+import dev.sluice.proxy.session.CommandPhase;
+import dev.sluice.proxy.session.LingeringClose;
+import dev.sluice.proxy.session.RelayPath;
+import dev.sluice.proxy.session.StatementPath;
+import dev.sluice.proxy.split.SplitPath;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -42,7 +44,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     private enum Phase { RESPONSE, AUTH, AUTH_WORK, BACKEND, DONE }
 
-    private final ProxyRuntime runtime;
+    private final LoginServices services;
     private final HandshakeTimeout timeout;
     private final byte[] seed = AuthSeed.generate();
     private Phase phase = Phase.RESPONSE;
@@ -57,18 +59,18 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     /** What logs into backends as the user: the password, or the SHA1(password) the client's login proved. */
     private Credential backendCredential;
 
-    public ProxyLogin(ProxyRuntime runtime, HandshakeTimeout timeout) {
-        this.runtime = runtime;
+    public ProxyLogin(LoginServices services, HandshakeTimeout timeout) {
+        this.services = services;
         this.timeout = timeout;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         timeout.start(ctx);
-        ServerIdentity identity = runtime.serverIdentity();
-        offered = CapabilityPolicy.offerToClients(identity.capabilities(), runtime.clientTls() != null,
-                runtime.config().limits().allowLocalInfile());
-        connectionId = runtime.nextConnectionId();
+        ServerIdentity identity = services.serverIdentity();
+        offered = CapabilityPolicy.offerToClients(identity.capabilities(), services.clientTls() != null,
+                services.config().get().limits().allowLocalInfile());
+        connectionId = services.sessions().kills().sessions().nextId();
         HandshakeV10 greeting = HandshakeV10.withSeed(identity.serverVersion(), connectionId, seed, offered,
                 identity.charset(), ServerStatus.AUTOCOMMIT, MysqlNativePassword.NAME);
         ctx.writeAndFlush(Replies.frame(ctx.alloc(), 0, greeting));
@@ -102,7 +104,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     private void onResponse(ChannelHandlerContext ctx, ByteBuf payload) {
         if (SslRequest.matches(payload) && !secure) {
             SslRequest request = SslRequest.decode(payload);
-            if (runtime.clientTls() == null || !Capabilities.has(request.capabilities(), Capabilities.CLIENT_SSL)) {
+            if (services.clientTls() == null || !Capabilities.has(request.capabilities(), Capabilities.CLIENT_SSL)) {
                 throw new ProtocolException("SSLRequest although TLS was not offered");
             }
             // ClientTlsSwitch has already put the TLS handler in front of this one.
@@ -110,20 +112,20 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         response = HandshakeResponse41.decode(payload);
-        if (!secure && runtime.config().tls().client().required()) {
+        if (!secure && services.config().get().tls().client().required()) {
             refuse(ctx, 3159, "HY000", "Connections using insecure transport are prohibited while tls.client.required is on");
             return;
         }
-        user = runtime.user(response.username()).orElse(null);
+        user = services.auth().user(response.username()).orElse(null);
         String host = ClientOrigin.of(ctx.channel()).host();
         String clientPlugin = Capabilities.has(response.capabilities(), Capabilities.CLIENT_PLUGIN_AUTH)
                 ? response.authPluginName() : null;
         String accountPlugin = CachingSha2Password.NAME.equals(clientPlugin) ? CachingSha2Password.NAME
                 : MysqlNativePassword.NAME;
         Credential account = user == null ? null : AccountCredentials.of(user);
-        ServerLogin login = new ServerLogin(response.username(), host, account, seed, secure, runtime.rsaKeys(),
-                !runtime.sha2Cache().contains(response.username()));
-        exchange = new ServerAuthExchange(runtime.authPlugins(), login, accountPlugin);
+        ServerLogin login = new ServerLogin(response.username(), host, account, seed, secure, services.auth().rsaKeys(),
+                !services.auth().sha2Cache().contains(response.username()));
+        exchange = new ServerAuthExchange(services.auth().plugins(), login, accountPlugin);
         phase = Phase.AUTH;
         step(ctx, exchange.start(clientPlugin, response.authResponse()));
     }
@@ -140,7 +142,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         // One step at a time: a packet already read behind this one must wait for its answer.
         phase = Phase.AUTH_WORK;
-        boolean queued = AuthWork.step(exchange, data, ctx.executor(), (step, failure) -> {
+        boolean queued = services.auth().work().step(exchange, data, ctx.executor(), (step, failure) -> {
             if (phase != Phase.AUTH_WORK || !ctx.channel().isActive()) {
                 return;
             }
@@ -155,7 +157,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             }
         });
         if (!queued) {
-            runtime.stats().loginFailed();
+            services.sessions().stats().loginFailed();
             refuse(ctx, Replies.TOO_MANY_CONNECTIONS, "08004", AuthWork.busy());
         }
     }
@@ -166,7 +168,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         // A verdict: from an address that failed too often in a row, it waits, either way.
-        java.time.Duration delay = runtime.failedLogins().delayFor(ClientOrigin.of(ctx.channel()).address());
+        java.time.Duration delay = services.auth().failedLogins().delayFor(ClientOrigin.of(ctx.channel()).address());
         if (delay.isZero()) {
             verdict(ctx, step);
             return;
@@ -186,20 +188,20 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         switch (step) {
             case ServerStep.Reply reply -> throw new IllegalStateException("not a verdict: " + reply);
             case ServerStep.Accept accept -> {
-                runtime.failedLogins().succeeded(ClientOrigin.of(ctx.channel()).address());
+                services.auth().failedLogins().succeeded(ClientOrigin.of(ctx.channel()).address());
                 for (byte[] payload : accept.sendBeforeOk()) {
                     ctx.write(Replies.frame(ctx.alloc(), ++sequenceId, payload));
                 }
                 if (CachingSha2Password.NAME.equals(exchange.pluginName())) {
-                    runtime.sha2Cache().add(user.name());
+                    services.auth().sha2Cache().add(user.name());
                 }
                 backendCredential = accept.credential();
                 connectBackend(ctx);
             }
             case ServerStep.Reject reject -> {
-                runtime.stats().loginFailed();
+                services.sessions().stats().loginFailed();
                 if (reject.errorCode() == Replies.ACCESS_DENIED) {
-                    runtime.failedLogins().failed(ClientOrigin.of(ctx.channel()).address());
+                    services.auth().failedLogins().failed(ClientOrigin.of(ctx.channel()).address());
                 }
                 refuse(ctx, reject.errorCode(), reject.sqlState(), reject.message());
             }
@@ -217,7 +219,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 CapabilityPolicy.responseShaping(response.capabilities(), offered), response.characterSet(),
                 Capabilities.has(response.capabilities(), Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null,
                 ClientOrigin.of(ctx.channel()));
-        new SessionStart(runtime, ctx.channel()).acquire(request, (connection, pool) -> {
+        new SessionStart(services, ctx.channel()).acquire(request, (connection, pool) -> {
             if (!ctx.channel().isActive()) {
                 pool.release(connection);
                 return;
@@ -225,17 +227,20 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
             phase = Phase.DONE;
             timeout.cancel();
             ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
-            if (runtime.splitMode()) {
+            StatementPath path;
+            if (services.splitMode()) {
                 // The login's connection proved the backend up and the schema real; from here on
                 // each statement finds its own connection.
-                pool.releaseTracked(connection);
-                ctx.pipeline().replace(this, "session", new SplitSession(runtime, ctx.channel(),
-                        response.capabilities(), request, request.schema(), connectionId, seed, secure));
+                pool.releaseTracked((TrackedConnection) connection);
+                path = new SplitPath(services.splitBackends(), services.auth(), services.config().get().routing(),
+                        response.capabilities(), request, request.schema(), seed, secure);
             } else {
-                ctx.pipeline().replace(this, "session", new ClientSession(runtime, ctx.channel(), connection, pool, connectionId, request));
+                path = RelayPath.pooled(connection, pool, request);
             }
+            ctx.pipeline().replace(this, "session", new CommandPhase(services.sessions(), ctx.channel(),
+                    connectionId, path));
             timeout.sessionStarted(ctx);
-            LoginPacketLimit.afterLogin(ctx, runtime.config().limits().maxPacketSize());
+            LoginPacketLimit.afterLogin(ctx, services.config().get().limits().maxPacketSize());
             ctx.channel().config().setAutoRead(true);
         }, failure -> refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage()));
     }
@@ -251,13 +256,13 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt == dev.sluice.proxy.ProxyServer.ShutdownEvent.INSTANCE) {
+        if (evt == dev.sluice.proxy.session.ShutdownEvent.INSTANCE) {
             ctx.close();
             return;
         }
         if (evt == HandshakeTimeout.EXPIRED) {
             refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: not completed within "
-                    + runtime.config().timeouts().handshake().toMillis() + " ms");
+                    + services.config().get().timeouts().handshake().toMillis() + " ms");
             return;
         }
         ctx.fireUserEventTriggered(evt);
@@ -265,7 +270,7 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        runtime.stats().protocolError();
+        services.sessions().stats().protocolError();
         refuse(ctx, Replies.BAD_HANDSHAKE, "08S01", "Bad handshake: " + LoginPacketLimit.describe(cause));
     }
 

@@ -1,6 +1,5 @@
 package dev.sluice.proxy.frontend;
 
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
@@ -20,25 +19,25 @@ import java.util.function.Consumer;
  */
 final class SessionStart {
 
-    private final ProxyRuntime runtime;
+    private final LoginServices services;
     private final Channel client;
     private final Set<Backend> tried = new HashSet<>();
 
-    SessionStart(ProxyRuntime runtime, Channel client) {
-        this.runtime = runtime;
+    SessionStart(LoginServices services, Channel client) {
+        this.services = services;
         this.client = client;
     }
 
     void acquire(LoginRequest request, BiConsumer<BackendConnection, BackendPool> onReady,
                  Consumer<BackendLoginException> onFailure) {
-        Backend backend = runtime.router().pickForSession(tried).orElse(null);
+        Backend backend = services.router().pickForSession(tried).orElse(null);
         if (backend == null) {
             onFailure.accept(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
-                    "No backend available: " + describe(tried.isEmpty() ? runtime.backends() : tried), false));
+                    "No backend available: " + describe(tried.isEmpty() ? services.backends().list() : tried), false));
             return;
         }
         tried.add(backend);
-        BackendPool pool = runtime.pool(backend);
+        BackendPool pool = services.backends().pool(backend);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
             if (done.isSuccess()) {
                 onReady.accept((BackendConnection) done.getNow(), pool);

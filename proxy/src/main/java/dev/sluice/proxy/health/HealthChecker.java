@@ -3,8 +3,8 @@ package dev.sluice.proxy.health;
 import dev.sluice.config.HealthConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.runtime.ProxyRuntime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
@@ -47,7 +47,7 @@ public final class HealthChecker implements AutoCloseable {
         this.loop = loop;
         this.channelType = channelType;
         this.config = runtime.config().health();
-        runtime.onReadOnlySeen(backend -> loop.execute(() -> readOnlySeen(backend)));
+        runtime.primaries().onReadOnlySeen(backend -> loop.execute(() -> readOnlySeen(backend)));
     }
 
     /**
@@ -81,7 +81,7 @@ public final class HealthChecker implements AutoCloseable {
         List<Backend> backends = runtime.backends();
         RoleDiscovery.Decision decision = RoleDiscovery.decide(backends, b -> health(b).readOnly(),
                 runtime.config().routing().preferredPrimary());
-        runtime.noPrimary(roles.apply(backends, decision), decision.conflict());
+        runtime.primaries().noPrimary(roles.apply(backends, decision), decision.conflict());
     }
 
     /**
@@ -182,7 +182,7 @@ public final class HealthChecker implements AutoCloseable {
                 ? loop.newSucceededFuture(state.connection)
                 : HealthConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
                         runtime.backendTls(), runtime.connector().authOptions(), loop, channelType,
-                        (int) current.timeout().toMillis());
+                        (int) current.timeout().toMillis(), runtime.connector().resolver());
         connected.addListener(done -> {
             if (!done.isSuccess()) {
                 HealthCheckException e = done.cause() instanceof HealthCheckException h ? h : null;

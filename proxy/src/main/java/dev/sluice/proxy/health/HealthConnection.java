@@ -78,10 +78,11 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     /** Connects and logs in; the future fails with a message naming the backend. */
     static Future<HealthConnection> open(Backend backend, String user, byte[] password, SslContext tls,
                                          ClientAuthOptions authOptions, EventLoop loop,
-                                         Class<? extends Channel> channelType, int connectTimeoutMillis) {
+                                         Class<? extends Channel> channelType, int connectTimeoutMillis,
+                                         io.netty.resolver.AddressResolverGroup<?> resolver) {
         Promise<HealthConnection> loggedIn = loop.newPromise();
         HealthConnection connection = new HealthConnection(backend, user, password, tls, authOptions, loggedIn);
-        new Bootstrap().group(loop).channel(channelType).resolver(dev.sluice.proxy.backend.OffLoopResolver.SHARED)
+        new Bootstrap().group(loop).channel(channelType).resolver(resolver)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.max(1, connectTimeoutMillis))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<Channel>() {

@@ -2,7 +2,6 @@ package dev.sluice.proxy.kill;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.KillConnections;
@@ -36,7 +35,7 @@ final class BackendKill implements ResponseListener {
     }
 
     /** Called on the target connection's event loop; {@code done} is called there too. */
-    static void send(ProxyRuntime runtime, BackendConnection target, LoginRequest login, String modifier,
+    static void send(Kills kills, BackendConnection target, LoginRequest login, String modifier,
                      Consumer<OwnAnswer> done) {
         BackendKill kill = new BackendKill(target, done);
         if (target.threadId() < 0) {
@@ -45,7 +44,7 @@ final class BackendKill implements ResponseListener {
             return;
         }
         String sql = "KILL " + modifier + "QUERY " + target.threadId();
-        var kept = runtime.killConnections();
+        KillConnections kept = kills.connections();
         io.netty.channel.EventLoop loop = target.channel().eventLoop();
         BackendConnection idle = kept.take(loop, target.backend(), login.user());
         if (idle != null) {
@@ -53,7 +52,7 @@ final class BackendKill implements ResponseListener {
             return;
         }
         LoginRequest request = login.withSchema(null).withoutOrigin();
-        runtime.connector().connect(target.backend(), request, loop).addListener(connected -> {
+        kills.connector().connect(target.backend(), request, loop).addListener(connected -> {
             if (!connected.isSuccess()) {
                 kill.finish(connected.cause() instanceof BackendLoginException e
                         ? OwnAnswer.error(e.errorCode(), e.sqlState(), e.getMessage())

@@ -1,6 +1,5 @@
 package dev.sluice.proxy.kill;
 
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.command.OwnAnswer;
 import dev.sluice.proxy.command.Replies;
@@ -28,14 +27,14 @@ public final class KillCommand {
     /** ER_NOT_SUPPORTED_YET. */
     static final int NOT_SUPPORTED = 1235;
 
-    private final ProxyRuntime runtime;
+    private final Kills kills;
     private final KillableSession killer;
     private final EventLoop killerLoop;
     private final KillStatement kill;
     private final Consumer<OwnAnswer> done;
 
-    private KillCommand(ProxyRuntime runtime, KillableSession killer, KillStatement kill, Consumer<OwnAnswer> done) {
-        this.runtime = runtime;
+    private KillCommand(Kills kills, KillableSession killer, KillStatement kill, Consumer<OwnAnswer> done) {
+        this.kills = kills;
         this.killer = killer;
         this.killerLoop = killer.eventLoop();
         this.kill = kill;
@@ -46,9 +45,9 @@ public final class KillCommand {
      * Runs {@code kill}, sent by {@code killer}; called on the killer's event loop, where
      * {@code done} gets the answer (at once, or once the target's loop and backend have acted).
      */
-    public static void run(ProxyRuntime runtime, KillableSession killer, KillStatement kill,
+    public static void run(Kills kills, KillableSession killer, KillStatement kill,
                            Consumer<OwnAnswer> done) {
-        new KillCommand(runtime, killer, kill, done).start();
+        new KillCommand(kills, killer, kill, done).start();
     }
 
     private void start() {
@@ -66,7 +65,7 @@ public final class KillCommand {
             case THREAD -> {
             }
         }
-        KillableSession target = runtime.session(kill.threadId()).orElse(null);
+        KillableSession target = kills.sessions().byId(kill.threadId()).orElse(null);
         if (target == null) {
             answer(OwnAnswer.error(NO_SUCH_THREAD, "HY000", "Unknown thread id: " + kill.threadId()));
         } else if (target == killer) {
@@ -98,7 +97,7 @@ public final class KillCommand {
             answer(OwnAnswer.OK);
             return;
         }
-        BackendKill.send(runtime, running, target.login(), kill.modifier(), this::answer);
+        BackendKill.send(kills, running, target.login(), kill.modifier(), this::answer);
     }
 
     private void answer(OwnAnswer result) {

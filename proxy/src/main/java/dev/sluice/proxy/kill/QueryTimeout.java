@@ -1,7 +1,6 @@
 package dev.sluice.proxy.kill;
 
 import dev.sluice.protocol.Commands;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.backend.BackendConnection;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -26,11 +25,11 @@ public final class QueryTimeout {
      * Arms the timer for the session's statement number {@code statement} (counting from 0, the
      * one the session's {@link KillableSession#responsesDone()} will pass when it ends).
      */
-    public static void arm(ProxyRuntime runtime, KillableSession session, long statement, Duration timeout) {
-        session.eventLoop().schedule(() -> expire(runtime, session, statement), timeout.toNanos(), TimeUnit.NANOSECONDS);
+    public static void arm(Kills kills, KillableSession session, long statement, Duration timeout) {
+        session.eventLoop().schedule(() -> expire(kills, session, statement), timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private static void expire(ProxyRuntime runtime, KillableSession session, long statement) {
+    private static void expire(Kills kills, KillableSession session, long statement) {
         if (session.responsesDone() != statement) {
             return;
         }
@@ -41,11 +40,11 @@ public final class QueryTimeout {
         if (session.login() == null) {
             // Pass-through: the proxy has no password to log a KILL connection in with. Closing the
             // connection ends the session and, once the server notices, the statement.
-            running.fail("the statement ran past timeouts.query (" + runtime.config().timeouts().query().toMillis()
+            running.fail("the statement ran past timeouts.query (" + kills.config().get().timeouts().query().toMillis()
                     + " ms); a pass-through session's backend connection is closed then, as no KILL QUERY can reach it");
             return;
         }
         running.killStarted();
-        BackendKill.send(runtime, running, session.login(), "", answer -> { });
+        BackendKill.send(kills, running, session.login(), "", answer -> { });
     }
 }

@@ -6,8 +6,8 @@ import io.netty.buffer.ByteBuf;
 import java.util.List;
 
 /**
- * Several observers as one; each one's token travels in its slot of an array. They share the
- * command's {@link StatementContext}, so the digest one of them asks for is there for the others.
+ * Several observers as one. They share the command's {@link StatementContext}, so the digest one
+ * of them asks for is there for the others, and each keeps what it needs of the command there.
  */
 public final class CompositeObserver implements StatementObserver {
 
@@ -41,20 +41,17 @@ public final class CompositeObserver implements StatementObserver {
     }
 
     @Override
-    public Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
-        Object[] tokens = new Object[observers.length];
-        for (int i = 0; i < observers.length; i++) {
-            tokens[i] = observers[i].onCommand(session, command, frame, sql);
+    public void onCommand(SessionInfo session, StatementContext statement) {
+        for (StatementObserver observer : observers) {
+            observer.onCommand(session, statement);
         }
-        return tokens;
     }
 
     @Override
-    public void onResponse(SessionInfo session, Object token, int command, Backend backend, Response response,
+    public void onResponse(SessionInfo session, StatementContext statement, Backend backend, Response response,
                            long latencyNanos) {
-        Object[] tokens = (Object[]) token;
-        for (int i = 0; i < observers.length; i++) {
-            observers[i].onResponse(session, tokens == null ? null : tokens[i], command, backend, response, latencyNanos);
+        for (StatementObserver observer : observers) {
+            observer.onResponse(session, statement, backend, response, latencyNanos);
         }
     }
 

@@ -1,70 +1,75 @@
 package dev.sluice.proxy.observe;
 
+import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.proxy.sql.Classification;
 import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.sql.SqlCharsets;
 import dev.sluice.proxy.sql.SqlMode;
+import dev.sluice.proxy.sql.SqlReaders;
+import dev.sluice.proxy.sql.StatementClassifier;
 import io.netty.buffer.ByteBuf;
-import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.charset.Charset;
 import java.util.Objects;
 
 /**
- * The SQL of one COM_QUERY or COM_STMT_PREPARE with what lexing it depends on: the character set
- * its bytes are in and the sql_mode flags that move where strings and identifiers end, as the
- * session had them when the command arrived. Its digest is computed from these on first use and
- * kept, so routing rules, stats and capture all get the one digest of the statement, and none of
- * them pays for it when nothing asks.
+ * One client command on its way to a backend, as routing, stats and capture all see it, built
+ * once for the command: its frame; for SQL (COM_QUERY, COM_STMT_PREPARE) the character set its
+ * bytes are in and the sql_mode flags that move where strings and identifiers end, as the session
+ * had them when the command arrived, its classification (split mode) and its digest, computed
+ * from these on first use and kept, so that routing rules, stats and capture all get the one
+ * digest of the statement and none of them pays for it when nothing asks; and what stats and
+ * capture keep of it until its response ends ({@link Tally}, {@link Copy}).
  *
- * <p>One per session, reset for each such command: it reads the command's frame, so it is valid
- * while the command is routed and handed to the observers ({@link StatementObserver#onCommand}).
- * What is needed later is copied out (the digest's value, the charset, the sql_mode), never this.
- * Used on the session's event loop only.
+ * <p>The frame is the command's until it is sent: valid while the command is routed and handed
+ * to the observers ({@link StatementObserver#onCommand}), never after; what is needed later is
+ * copied out. A session reuses a context once its command's response has ended. Used on the
+ * session's event loop only.
  */
 public final class StatementContext {
 
-    private static final FastThreadLocal<Digest> DIGEST = new FastThreadLocal<>() {
-        @Override
-        protected Digest initialValue() {
-            return new Digest();
-        }
-    };
-    /** Where the SQL of a frame that is not one array is copied to be digested, per event loop. */
-    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
-        @Override
-        protected byte[] initialValue() {
-            return new byte[4096];
-        }
-    };
+    /** What the statistics keep of a statement until its response: where its figures are added. */
+    public interface Tally {
+    }
 
+    /** What capture keeps of a statement until its response: the copy it writes out then. */
+    public interface Copy {
+    }
+
+    private final SqlReaders readers;
     private final Charset loginCharset;
+    private int command;
     private ByteBuf frame;
     private Charset charset;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     /** The variable values {@link #charset} and {@link #sqlMode} were read from: read again only when they change. */
     private String characterSetClient;
     private String sqlModeVariable;
+    private Classification classification;
     private boolean digested;
     private long digest;
     private String digestText;
     /** Where {@link #locate} found the SQL bytes. */
     private byte[] array;
     private int start;
+    private Tally tally;
+    private Copy copy;
 
     /**
      * @param loginCollation the collation id of the handshake response (or of the proxy's own
      *                       login): what the text is in until the session sets character_set_client
      */
-    public StatementContext(int loginCollation) {
+    public StatementContext(SqlReaders readers, int loginCollation) {
+        this.readers = readers;
         this.loginCharset = SqlCharsets.forCollation(loginCollation);
         this.charset = loginCharset;
     }
 
     /**
-     * The command in {@code frame} (4-byte header, the command byte, the SQL), in a session whose
-     * variables are tracked. Either value may be null when not known: the login's character set
-     * and the server's default sql_mode stand in.
+     * The command in {@code frame} (4-byte header, the command byte, then its argument), in a
+     * session whose variables are tracked. Either value may be null when not known: the login's
+     * character set and the server's default sql_mode stand in.
      */
     public StatementContext reset(ByteBuf frame, String characterSetClient, String sqlModeVariable) {
         if (!Objects.equals(characterSetClient, this.characterSetClient)) {
@@ -81,9 +86,31 @@ public final class StatementContext {
     /** The command in {@code frame}, read with the character set and sql_mode this context last had. */
     public StatementContext reset(ByteBuf frame) {
         this.frame = frame;
+        command = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
+        classification = null;
         digested = false;
         digestText = null;
+        tally = null;
+        copy = null;
         return this;
+    }
+
+    /** The command byte (COM_QUERY, COM_STMT_EXECUTE...). */
+    public int command() {
+        return command;
+    }
+
+    /**
+     * The command's frame, header included: read it, never retain or release it; valid while the
+     * command is routed and observed only.
+     */
+    public ByteBuf frame() {
+        return frame;
+    }
+
+    /** A COM_QUERY or COM_STMT_PREPARE: SQL text, with a digest. */
+    public boolean hasSql() {
+        return command == Commands.COM_QUERY || command == Commands.COM_STMT_PREPARE;
     }
 
     public Charset charset() {
@@ -92,6 +119,20 @@ public final class StatementContext {
 
     public SqlMode sqlMode() {
         return sqlMode;
+    }
+
+    /** This thread's classifier, to classify the statement with. */
+    public StatementClassifier classifier() {
+        return readers.classifier();
+    }
+
+    /** What the classifier found (split mode, which routes by it); null when it was not asked. */
+    public Classification classification() {
+        return classification;
+    }
+
+    public void classification(Classification found) {
+        this.classification = found;
     }
 
     /** The command carries no SQL at all. */
@@ -108,7 +149,7 @@ public final class StatementContext {
     public long digest() {
         if (!digested) {
             int length = locate();
-            digest = DIGEST.get().fingerprint(array, start, length, charset, sqlMode);
+            digest = readers.digest().fingerprint(array, start, length, charset, sqlMode);
             array = null;
             digested = true;
         }
@@ -119,10 +160,28 @@ public final class StatementContext {
     public String digestText() {
         if (digestText == null) {
             int length = locate();
-            digestText = DIGEST.get().normalize(array, start, length, charset, sqlMode);
+            digestText = readers.digest().normalize(array, start, length, charset, sqlMode);
             array = null;
         }
         return digestText;
+    }
+
+    /** What the statistics add this statement's figures to, once its response ends (null: nothing). */
+    public Tally tally() {
+        return tally;
+    }
+
+    public void tally(Tally figures) {
+        this.tally = figures;
+    }
+
+    /** What capture writes of this statement once its response ends (null: nothing). */
+    public Copy copy() {
+        return copy;
+    }
+
+    public void copy(Copy kept) {
+        this.copy = kept;
     }
 
     /** Finds the SQL bytes (the first ones the digest reads) in place or copied; returns how many. */
@@ -133,13 +192,8 @@ public final class StatementContext {
             array = frame.array();
             start = frame.arrayOffset() + offset;
         } else {
-            byte[] scratch = SCRATCH.get();
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, scratch.length * 2)];
-                SCRATCH.set(scratch);
-            }
-            frame.getBytes(offset, scratch, 0, length);
-            array = scratch;
+            array = readers.scratch(length);
+            frame.getBytes(offset, array, 0, length);
             start = 0;
         }
         return length;

@@ -21,18 +21,16 @@ public interface StatementObserver {
     }
 
     /**
-     * A client command is about to go to a backend. {@code frame} is the whole packet (4-byte
-     * header, then the command byte): read it, never retain or release it. For COM_QUERY and
-     * COM_STMT_PREPARE, {@code sql} is the statement with its charset, sql_mode and digest (the one
-     * routing used); null for other commands. Both are valid during this call only. The return
-     * value comes back in {@link #onResponse}; null when nothing needs to.
+     * A client command is about to go to a backend: {@code statement} is the command (its frame
+     * valid during this call only), for COM_QUERY and COM_STMT_PREPARE with its charset, sql_mode
+     * and digest (the one routing used). What an observer keeps of it for the response goes in
+     * the statement ({@link StatementContext#tally}, {@link StatementContext#copy}).
      */
-    default Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
-        return null;
+    default void onCommand(SessionInfo session, StatementContext statement) {
     }
 
-    /** The response to a command ended (ERR included). {@code replica}: it ran on a replica. */
-    default void onResponse(SessionInfo session, Object token, int command, Backend backend, Response response,
+    /** The response to {@code statement} ended (ERR included), from {@code backend}. */
+    default void onResponse(SessionInfo session, StatementContext statement, Backend backend, Response response,
                             long latencyNanos) {
     }
 

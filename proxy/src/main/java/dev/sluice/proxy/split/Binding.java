@@ -2,7 +2,7 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import java.util.EnumSet;
 import java.util.Set;
@@ -20,7 +20,7 @@ final class Binding {
     /** The statements with a cursor open on the connection (PinReason.OPEN_CURSOR while any is). */
     private final Set<ProxyStatement> openCursors = new java.util.HashSet<>();
     private final Consumer<PinReason> onPinned;
-    private BackendConnection connection;
+    private TrackedConnection connection;
     private BackendPool pool;
     private boolean inTransaction;
     /** A prepare just ran: MariaDB clients may execute it at once by id -1, on this connection. */
@@ -44,7 +44,7 @@ final class Binding {
         this.onPinned = onPinned;
     }
 
-    BackendConnection connection() {
+    TrackedConnection connection() {
         return connection;
     }
 
@@ -74,7 +74,7 @@ final class Binding {
         return holds;
     }
 
-    void hold(BackendConnection held, BackendPool from) {
+    void hold(TrackedConnection held, BackendPool from) {
         if (held != connection) {
             holds++;
         }
@@ -258,7 +258,7 @@ final class Binding {
     }
 
     private void give(boolean reset) {
-        BackendConnection given = connection;
+        TrackedConnection given = connection;
         BackendPool to = pool;
         drop();
         if (reset) {

@@ -10,8 +10,8 @@ import dev.sluice.protocol.auth.ServerLogin;
 import dev.sluice.protocol.auth.ServerStep;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.packet.ComChangeUser;
-import dev.sluice.proxy.ProxyRuntime;
 import dev.sluice.proxy.auth.AccountCredentials;
+import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
@@ -33,11 +33,14 @@ final class ChangeUser {
     private final ComChangeUser request;
     private final ServerAuthExchange exchange;
     private final UserConfig account;
+    private final AuthWork authWork;
     private int sequenceId;
     /** What logs into backends as the new account, once it is accepted. */
     private Credential credential;
 
-    private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId) {
+    private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId,
+                       AuthWork authWork) {
+        this.authWork = authWork;
         this.request = request;
         this.exchange = exchange;
         this.account = account;
@@ -45,17 +48,17 @@ final class ChangeUser {
     }
 
     /** Starts checking the COM_CHANGE_USER in {@code frame}; the first step is in {@link #first}. */
-    static ChangeUser start(ProxyRuntime runtime, ByteBuf frame, long capabilities, byte[] seed, String host,
+    static ChangeUser start(ClientAuth auth, ByteBuf frame, long capabilities, byte[] seed, String host,
                             boolean secure) {
         ComChangeUser request = ComChangeUser.decode(RawPacketDecoder.payload(frame).duplicate(), capabilities);
-        UserConfig account = runtime.user(request.user()).orElse(null);
+        UserConfig account = auth.user(request.user()).orElse(null);
         String plugin = CachingSha2Password.NAME.equals(request.authPluginName()) ? CachingSha2Password.NAME
                 : MysqlNativePassword.NAME;
         ServerLogin login = new ServerLogin(request.user(), host,
                 account == null ? null : AccountCredentials.of(account), seed, secure,
-                runtime.rsaKeys(), !runtime.sha2Cache().contains(request.user()));
-        return new ChangeUser(request, new ServerAuthExchange(runtime.authPlugins(), login, plugin), account,
-                RawPacketDecoder.sequenceId(frame));
+                auth.rsaKeys(), !auth.sha2Cache().contains(request.user()));
+        return new ChangeUser(request, new ServerAuthExchange(auth.plugins(), login, plugin), account,
+                RawPacketDecoder.sequenceId(frame), auth.work());
     }
 
     /** The first step, answered to the client. */
@@ -81,7 +84,7 @@ final class ChangeUser {
             return false;
         }
         int sequence = RawPacketDecoder.sequenceId(frame);
-        boolean queued = AuthWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
+        boolean queued = authWork.step(exchange, data, client.eventLoop(), (step, failure) -> {
             if (!client.isActive()) {
                 then.accept(null);
                 return;

@@ -3,9 +3,9 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.frame.RawPacketDecoder;
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.backend.Backend;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
@@ -37,7 +37,8 @@ final class ChangeUserFlow {
         void changeEnded(int sequenceId, int code, String sqlState, String message);
     }
 
-    private final ProxyRuntime runtime;
+    private final ClientAuth auth;
+    private final SplitBackends backends;
     private final Channel client;
     private final long clientCapabilities;
     private final byte[] seed;
@@ -47,9 +48,11 @@ final class ChangeUserFlow {
     /** A step of {@link #change} runs on the auth threads. */
     private boolean working;
 
-    ChangeUserFlow(ProxyRuntime runtime, Channel client, long clientCapabilities, byte[] seed, boolean secure,
+    ChangeUserFlow(ClientAuth auth, SplitBackends backends, Channel client, long clientCapabilities, byte[] seed,
+                   boolean secure,
                    Session session) {
-        this.runtime = runtime;
+        this.auth = auth;
+        this.backends = backends;
         this.client = client;
         this.clientCapabilities = clientCapabilities;
         this.seed = seed.clone();
@@ -65,7 +68,7 @@ final class ChangeUserFlow {
     void start(ByteBuf frame) {
         try {
             String host = ClientOrigin.of(client).host();
-            change = ChangeUser.start(runtime, frame, clientCapabilities, seed, host, secure);
+            change = ChangeUser.start(auth, frame, clientCapabilities, seed, host, secure);
             afterStep(change, change.first(client));
         } catch (ProtocolException e) {
             change = null;
@@ -134,18 +137,18 @@ final class ChangeUserFlow {
      * may not use: a connection of the new account on the primary tries to select it first.
      */
     private void checkDatabase(ChangeUser current, String database) {
-        Backend primary = runtime.splitRouter().primary(Set.of()).orElse(null);
+        Backend primary = backends.router().primary(Set.of()).orElse(null);
         if (primary == null) {
             // Nowhere to check: the first statement selects it, or says the backend is down.
             changed(current, null);
             return;
         }
-        BackendPool pool = runtime.pool(primary);
+        BackendPool pool = backends.pools().apply(primary);
         LoginRequest login = session.login();
         LoginRequest request = login.as(current.account().name(), current.credential(), login.charset(), database);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
             if (done.isSuccess()) {
-                pool.releaseTracked((BackendConnection) done.getNow());
+                pool.releaseTracked((TrackedConnection) done.getNow());
             }
             if (change == current) {
                 changed(current, done.isSuccess() ? null : done.cause());

@@ -2,7 +2,7 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.Wire;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.OwnCommands;
 import dev.sluice.proxy.backend.SessionVariables;
 import io.netty.buffer.ByteBuf;
@@ -32,7 +32,7 @@ final class ConnectionSetup {
         void failed(int code, String sqlState, String message);
     }
 
-    private final BackendConnection connection;
+    private final TrackedConnection connection;
     private final SessionVariables desired;
     private final ReadYourWrites readYourWrites;
     private final ProxyStatement statement;
@@ -40,7 +40,7 @@ final class ConnectionSetup {
     private final String alsoSet;
     private final Outcome outcome;
 
-    private ConnectionSetup(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
+    private ConnectionSetup(TrackedConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
                             ProxyStatement statement, String alsoSet, Outcome outcome) {
         this.connection = connection;
         this.desired = desired;
@@ -56,7 +56,7 @@ final class ConnectionSetup {
      *               reset it, so only {@code alsoSet} (which the statement reads too) and a prepare
      *               are done, where needed
      */
-    static void run(BackendConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
+    static void run(TrackedConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
                     ProxyStatement statement, String alsoSet, boolean asLeft, Outcome outcome) {
         ConnectionStatements.on(connection).flushCloses();
         ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);

@@ -1,6 +1,6 @@
 package dev.sluice.proxy.split;
 
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.OwnCommands;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -13,23 +13,23 @@ import java.util.Map;
  * proxy never drives a server into max_prepared_stmt_count. Closing is deferred to the next time
  * the connection is used (COM_STMT_CLOSE gets no response, so it can precede any command).
  */
-public final class ConnectionStatements implements BackendConnection.Attachment {
+public final class ConnectionStatements implements TrackedConnection.Attachment {
 
     /** At most this many statements stay prepared on one connection. */
     private static final int MAX_PREPARED = 256;
 
-    private final BackendConnection connection;
+    private final TrackedConnection connection;
     private final int limit;
     private final LinkedHashMap<ProxyStatement, Long> prepared = new LinkedHashMap<>(16, 0.75f, true);
     private final List<Long> toClose = new ArrayList<>();
 
-    ConnectionStatements(BackendConnection connection, int limit) {
+    ConnectionStatements(TrackedConnection connection, int limit) {
         this.connection = connection;
         this.limit = limit;
     }
 
     /** The statements prepared on {@code connection}, kept on it from the first call. */
-    static ConnectionStatements on(BackendConnection connection) {
+    static ConnectionStatements on(TrackedConnection connection) {
         if (connection.attachment() instanceof ConnectionStatements statements) {
             return statements;
         }

@@ -4,7 +4,7 @@ import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.PacketEncoder;
 import dev.sluice.protocol.frame.RawPacketDecoder;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -26,7 +26,7 @@ final class ExecuteRewriter {
     private ExecuteRewriter() {
     }
 
-    static ByteBuf rewrite(ByteBuf frame, ProxyStatement statement, BackendConnection connection) {
+    static ByteBuf rewrite(ByteBuf frame, ProxyStatement statement, TrackedConnection connection) {
         long backendId = statement.backendId(connection);
         ConnectionStatements.on(connection).touch(statement);
         frame.setIntLE(frame.readerIndex() + ID_OFFSET, (int) backendId);

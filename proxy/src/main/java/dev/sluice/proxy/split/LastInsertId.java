@@ -1,7 +1,7 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.SessionVariables;
 
 /**
@@ -52,7 +52,7 @@ final class LastInsertId {
         return route.readsLastInsertId() && unresolvedOn(holdCount) && !exact;
     }
 
-    void afterResponse(RoutedStatement route, Response response, BackendConnection connection, long holdCount) {
+    void afterResponse(RoutedStatement route, Response response, TrackedConnection connection, long holdCount) {
         dropStale(holdCount);
         if (connection == null) {
             return;
@@ -78,7 +78,7 @@ final class LastInsertId {
     }
 
     /** The answer of {@code SELECT LAST_INSERT_ID()} on the held connection; null if it failed. */
-    void answered(String answer, BackendConnection connection) {
+    void answered(String answer, TrackedConnection connection) {
         if (unresolvedAt == NONE) {
             return;
         }
@@ -102,7 +102,7 @@ final class LastInsertId {
      * The SET that gives the connection about to run {@code route} the session's value, or null
      * when the statement does not read it or the connection already has it.
      */
-    String restoreBefore(RoutedStatement route, BackendConnection connection, long holdCount) {
+    String restoreBefore(RoutedStatement route, TrackedConnection connection, long holdCount) {
         if (!route.readsLastInsertId() || (unresolvedOn(holdCount) && exact)
                 || connection.state().lastInsertId() == value) {
             return null;

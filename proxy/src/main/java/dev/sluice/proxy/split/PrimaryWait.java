@@ -1,11 +1,13 @@
 package dev.sluice.proxy.split;
 
-import dev.sluice.proxy.ProxyRuntime;
+import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendLoginException;
+import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.channel.EventLoop;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A statement that finds no backend to run on (the primary is down, restarting or not known yet,
@@ -19,12 +21,16 @@ final class PrimaryWait {
     /** Looking again costs a walk over the backends: 20 looks a second per waiting statement is nothing. */
     static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    private final ProxyRuntime runtime;
+    private final Supplier<SluiceConfig> config;
+    private final ProxyStats stats;
+    private final SplitBackends backends;
     /** When the statement being routed stops waiting; 0 while it has not waited. */
     private long deadlineNanos;
 
-    PrimaryWait(ProxyRuntime runtime) {
-        this.runtime = runtime;
+    PrimaryWait(Supplier<SluiceConfig> config, ProxyStats stats, SplitBackends backends) {
+        this.config = config;
+        this.stats = stats;
+        this.backends = backends;
     }
 
     /** A new statement is routed: it has not waited yet. */
@@ -39,12 +45,12 @@ final class PrimaryWait {
     boolean retryLater(EventLoop loop, Runnable retry) {
         long now = System.nanoTime();
         if (deadlineNanos == 0) {
-            long wait = runtime.config().timeouts().primaryWait().toNanos();
+            long wait = config.get().timeouts().primaryWait().toNanos();
             if (wait == 0) {
                 return false;
             }
             deadlineNanos = now + wait == 0 ? 1 : now + wait;
-            runtime.stats().primaryWaited();
+            stats.primaryWaited();
         } else if (now - deadlineNanos >= 0) {
             return false;
         }
@@ -62,12 +68,12 @@ final class PrimaryWait {
     /** The ERR message for a statement that found no backend, naming each primary and why it cannot take it. */
     String failure() {
         boolean waited = deadlineNanos != 0;
-        String conflict = runtime.noPrimaryReason();
+        String conflict = backends.primaries().noPrimaryReason();
         if (waited) {
-            runtime.stats().primaryWaitTimedOut();
+            stats.primaryWaitTimedOut();
         }
-        if (runtime.splitBrain()) {
-            runtime.stats().splitBrainRefused();
+        if (backends.primaries().splitBrain()) {
+            stats.splitBrainRefused();
         }
         StringBuilder text = new StringBuilder("No backend available for this statement: ");
         if (conflict != null) {
@@ -75,7 +81,7 @@ final class PrimaryWait {
         } else {
             text.append("no primary is up (");
             int start = text.length();
-            runtime.backends().stream().filter(Backend::isPrimary).forEach(b -> text.append(text.length() > start ? "; " : "")
+            backends.backends().get().stream().filter(Backend::isPrimary).forEach(b -> text.append(text.length() > start ? "; " : "")
                     .append(b.name()).append(' ').append(b.config().address()).append(": ")
                     .append(b.state() != Backend.State.ONLINE ? b.state().name().toLowerCase(Locale.ROOT)
                             : b.lastConnectError() != null ? b.lastConnectError() : "unavailable"));
@@ -83,7 +89,7 @@ final class PrimaryWait {
         }
         if (waited) {
             text.append(", after waiting timeouts.primary_wait (")
-                    .append(runtime.config().timeouts().primaryWait().toMillis()).append(" ms)");
+                    .append(config.get().timeouts().primaryWait().toMillis()).append(" ms)");
         }
         return text.toString();
     }

@@ -1,6 +1,6 @@
 package dev.sluice.proxy.split;
 
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,9 +17,9 @@ final class ProxyStatement {
     final int columns;
     /** The parameter types of the last execute that bound them (2 bytes each), or null. */
     byte[] types;
-    private final Map<BackendConnection, Long> backendIds = new HashMap<>();
+    private final Map<TrackedConnection, Long> backendIds = new HashMap<>();
     /** Connections that have been sent this statement's types since it was prepared there. */
-    private final Map<BackendConnection, Boolean> typesSent = new HashMap<>();
+    private final Map<TrackedConnection, Boolean> typesSent = new HashMap<>();
 
     ProxyStatement(long id, byte[] sql, RoutedStatement route, int params, int columns) {
         this.id = id;
@@ -29,29 +29,29 @@ final class ProxyStatement {
         this.columns = columns;
     }
 
-    Long backendId(BackendConnection connection) {
+    Long backendId(TrackedConnection connection) {
         return backendIds.get(connection);
     }
 
-    boolean typesSent(BackendConnection connection) {
+    boolean typesSent(TrackedConnection connection) {
         return typesSent.getOrDefault(connection, false);
     }
 
-    void typesSent(BackendConnection connection, boolean sent) {
+    void typesSent(TrackedConnection connection, boolean sent) {
         typesSent.put(connection, sent);
     }
 
-    void preparedOn(BackendConnection connection, long backendId) {
+    void preparedOn(TrackedConnection connection, long backendId) {
         backendIds.put(connection, backendId);
         typesSent.put(connection, false);
     }
 
-    void forget(BackendConnection connection) {
+    void forget(TrackedConnection connection) {
         backendIds.remove(connection);
         typesSent.remove(connection);
     }
 
-    Map<BackendConnection, Long> backendIds() {
+    Map<TrackedConnection, Long> backendIds() {
         return backendIds;
     }
 }

@@ -2,7 +2,7 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.SessionVariables;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,7 +54,7 @@ final class ReadBacks {
      * connection it ran on (null when none is held any more): reads back what is unknown, then
      * runs {@code then}, at once when nothing is.
      */
-    void afterResponse(RoutedStatement route, Response response, BackendConnection connection, Runnable then) {
+    void afterResponse(RoutedStatement route, Response response, TrackedConnection connection, Runnable then) {
         List<String> unreported = unreportedVariables(route, response);
         boolean gtidKnown = gtidReported;
         gtidReported = false;
@@ -93,7 +93,7 @@ final class ReadBacks {
         return names;
     }
 
-    private void readBack(List<String> names, BackendConnection connection, Runnable then) {
+    private void readBack(List<String> names, TrackedConnection connection, Runnable then) {
         StringBuilder select = new StringBuilder("SELECT ");
         for (int i = 0; i < names.size(); i++) {
             select.append(i == 0 ? "" : ", ").append("@@session.").append(names.get(i));

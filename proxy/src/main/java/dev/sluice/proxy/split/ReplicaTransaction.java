@@ -1,7 +1,7 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -30,7 +30,7 @@ final class ReplicaTransaction {
      * Starts it on {@code connection} (the primary's) and forgets it: {@code begun} after each step
      * that succeeded, then {@code done}; or {@code failed} with the ERR of the step that failed.
      */
-    void restartOn(BackendConnection connection, Runnable begun, Runnable done, Consumer<Response> failed) {
+    void restartOn(TrackedConnection connection, Runnable begun, Runnable done, Consumer<Response> failed) {
         List<String> steps = new ArrayList<>(savepointStatements.size() + 1);
         steps.add("START TRANSACTION READ ONLY");
         steps.addAll(savepointStatements);
@@ -38,7 +38,7 @@ final class ReplicaTransaction {
         run(connection, steps.iterator(), begun, done, failed);
     }
 
-    private static void run(BackendConnection connection, Iterator<String> steps, Runnable begun, Runnable done,
+    private static void run(TrackedConnection connection, Iterator<String> steps, Runnable begun, Runnable done,
                             Consumer<Response> failed) {
         if (!steps.hasNext()) {
             done.run();

@@ -3,7 +3,7 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.backend.BackendConnection;
+import dev.sluice.proxy.backend.TrackedConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ final class SplitStatements {
 
     /** The prepare succeeded on {@code connection}: the statement now exists under its proxy id. */
     ProxyStatement registerPrepared(ByteBuf prepareFrame, RoutedStatement route, Response response,
-                                    BackendConnection connection) {
+                                    TrackedConnection connection) {
         if (pendingId < 0) {
             return null;
         }
@@ -115,8 +115,8 @@ final class SplitStatements {
     }
 
     private static void closeEverywhere(ProxyStatement statement) {
-        List<BackendConnection> connections = new ArrayList<>(statement.backendIds().keySet());
-        for (BackendConnection connection : connections) {
+        List<TrackedConnection> connections = new ArrayList<>(statement.backendIds().keySet());
+        for (TrackedConnection connection : connections) {
             if (connection.attachment() instanceof ConnectionStatements statements) {
                 statements.close(statement);
             }

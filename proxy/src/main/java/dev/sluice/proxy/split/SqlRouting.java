@@ -11,12 +11,10 @@ import dev.sluice.proxy.sql.RoutingHint;
 import dev.sluice.proxy.sql.SessionEffect;
 import dev.sluice.proxy.sql.SetAssignment;
 import dev.sluice.proxy.sql.SetScope;
-import dev.sluice.proxy.sql.StatementClassifier;
 import dev.sluice.proxy.sql.StatementKind;
 import dev.sluice.proxy.sql.TransactionEffect;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.util.concurrent.FastThreadLocal;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -26,14 +24,6 @@ import java.util.Set;
  * ties to its connection, which it releases.
  */
 final class SqlRouting {
-
-    /** The classifier reuses buffers, so each event loop has its own. */
-    private static final FastThreadLocal<StatementClassifier> CLASSIFIER = new FastThreadLocal<>() {
-        @Override
-        protected StatementClassifier initialValue() {
-            return new StatementClassifier();
-        }
-    };
 
     private SqlRouting() {
     }
@@ -57,7 +47,8 @@ final class SqlRouting {
             bytes = ByteBufUtil.getBytes(frame, offset, length, false);
             start = 0;
         }
-        Classification classification = CLASSIFIER.get().classify(bytes, start, length, sql.charset(), sql.sqlMode());
+        Classification classification = sql.classifier().classify(bytes, start, length, sql.charset(), sql.sqlMode());
+        sql.classification(classification);
         RoutingRule.Route ruled = null;
         if (classification.hint() == RoutingHint.NONE && !rules.isEmpty()) {
             ruled = firstMatch(rules, bytes, start, length, sql);

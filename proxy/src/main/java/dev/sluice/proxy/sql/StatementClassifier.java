@@ -27,8 +27,8 @@ public final class StatementClassifier {
     private static final TransactionEffect[] EFFECTS = TransactionEffect.values();
     private static final RoutingHint[] HINTS = RoutingHint.values();
     private static final SessionEffect[] SESSION_EFFECTS = SessionEffect.values();
-    private static final Classification[] SHARED = new Classification[KINDS.length * 2 * HINTS.length
-            * EFFECTS.length * 2];
+    /** Results without effects, assignments or schema, each built once per classifier (per event loop). */
+    private final Classification[] shared = new Classification[KINDS.length * 2 * HINTS.length * EFFECTS.length * 2];
 
     private final TokenStream stream = new TokenStream();
     private final StatementAnalyzer analyzer = new StatementAnalyzer();
@@ -183,15 +183,15 @@ public final class StatementClassifier {
     }
 
     /** Results without effects, assignments or schema are few; each is built once. */
-    private static Classification shared(StatementKind kind, boolean readOnly, RoutingHint hint,
+    private Classification shared(StatementKind kind, boolean readOnly, RoutingHint hint,
             TransactionEffect transaction, boolean snapshot, int count) {
         int index = (((kind.ordinal() * 2 + (readOnly ? 1 : 0)) * HINTS.length + hint.ordinal()) * EFFECTS.length
                 + transaction.ordinal()) * 2 + (snapshot ? 1 : 0);
-        Classification c = SHARED[index];
+        Classification c = shared[index];
         if (c == null) {
             c = new Classification(kind, readOnly, readOnly, hint, Set.of(), List.of(), null, transaction, snapshot, false,
                     count, List.of());
-            SHARED[index] = c;
+            shared[index] = c;
         }
         return c;
     }

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.stats;
 
 import dev.sluice.proxy.backend.LatencyBuckets;
+import dev.sluice.proxy.observe.StatementContext;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -9,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  * compare-and-set only when a new minimum or maximum is seen. The count and the sum of times are
  * the ones of its Prometheus buckets, so that /metrics and the digests table never disagree.
  */
-public final class DigestStats {
+public final class DigestStats implements StatementContext.Tally {
 
     private final long fingerprint;
     private final String text;

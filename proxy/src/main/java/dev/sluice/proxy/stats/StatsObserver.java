@@ -84,23 +84,24 @@ public final class StatsObserver implements StatementObserver {
     }
 
     @Override
-    public Object onCommand(SessionInfo session, int command, ByteBuf frame, StatementContext sql) {
+    public void onCommand(SessionInfo session, StatementContext statement) {
         if (!digests.enabled()) {
-            return null;
+            return;
         }
-        return switch (command) {
-            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> digestOf(sql);
-            case Commands.COM_STMT_EXECUTE -> prepared(session, false).get(statementId(frame));
+        statement.tally(switch (statement.command()) {
+            case Commands.COM_QUERY, Commands.COM_STMT_PREPARE -> digestOf(statement);
+            case Commands.COM_STMT_EXECUTE -> preparedDigest(session, statementId(statement.frame()));
             default -> null;
-        };
+        });
     }
 
     @Override
-    public void onResponse(SessionInfo session, Object token, int command, Backend backend, Response response,
+    public void onResponse(SessionInfo session, StatementContext statement, Backend backend, Response response,
                            long latencyNanos) {
+        int command = statement.command();
         boolean error = response.isError();
         if (error) {
-            backend.countError(response.errorCode());
+            backend.stats().countError(response.errorCode());
         }
         boolean primary = backend.isPrimary();
         (primary ? toPrimary : toReplica).increment();
@@ -118,7 +119,7 @@ public final class StatsObserver implements StatementObserver {
             }
             record.lastStatementMillis = now;
         }
-        if (!(token instanceof DigestStats digest)) {
+        if (!(statement.tally() instanceof DigestStats digest)) {
             return;
         }
         if (command == Commands.COM_STMT_PREPARE) {
@@ -133,7 +134,10 @@ public final class StatsObserver implements StatementObserver {
     @Override
     public void onNoResponseCommand(SessionInfo session, int command, ByteBuf frame) {
         if (command == Commands.COM_STMT_CLOSE && RawPacketDecoder.payloadLength(frame) >= 5) {
-            prepared(session, false).remove(statementId(frame));
+            LongObjectHashMap<DigestStats> prepared = prepared(session, false);
+            if (prepared != null) {
+                prepared.remove(statementId(frame));
+            }
         }
     }
 
@@ -163,22 +167,23 @@ public final class StatsObserver implements StatementObserver {
         return frame.getUnsignedIntLE(frame.readerIndex() + Packet.HEADER_SIZE + 1);
     }
 
-    /**
-     * The session's prepared statements by the id its COM_STMT_EXECUTE frames carry. An empty
-     * shared map stands in until the session prepares something, so executes allocate nothing.
-     */
+    /** The digest of the statement the session prepared under {@code id}, or null (executes allocate nothing). */
+    private static DigestStats preparedDigest(SessionInfo session, long id) {
+        LongObjectHashMap<DigestStats> prepared = prepared(session, false);
+        return prepared == null ? null : prepared.get(id);
+    }
+
+    /** The session's prepared statements by the id its COM_STMT_EXECUTE frames carry; null until it prepares one. */
     @SuppressWarnings("unchecked")
     private static LongObjectHashMap<DigestStats> prepared(SessionInfo session, boolean create) {
         Object found = session.attributes().get(PREPARED);
         if (found == null) {
             if (!create) {
-                return EMPTY;
+                return null;
             }
             found = new LongObjectHashMap<DigestStats>();
             session.attributes().put(PREPARED, found);
         }
         return (LongObjectHashMap<DigestStats>) found;
     }
-
-    private static final LongObjectHashMap<DigestStats> EMPTY = new LongObjectHashMap<>(1);
 }

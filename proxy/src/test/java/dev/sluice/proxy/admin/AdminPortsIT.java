@@ -197,7 +197,7 @@ class AdminPortsIT {
         List<PrometheusText.Sample> queries = metrics.named("sluice_backend_queries_total");
         assertThat(queries).extracting(s -> s.labels().get("backend")).containsExactlyInAnyOrder("primary", "replica1", "replica2");
         for (PrometheusText.Sample sample : queries) {
-            assertThat(sample.value()).as(sample.toString()).isEqualTo((double) backend(sample.labels().get("backend")).queries());
+            assertThat(sample.value()).as(sample.toString()).isEqualTo((double) backend(sample.labels().get("backend")).stats().queries());
         }
         double replicaReads = queries.stream().filter(s -> s.labels().get("role").equals("replica"))
                 .mapToDouble(PrometheusText.Sample::value).sum();

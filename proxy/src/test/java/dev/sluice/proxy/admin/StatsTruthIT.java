@@ -135,7 +135,7 @@ class StatsTruthIT {
             Map<String, Long> healthAfter = healthSelects(proxy);
             if (healthBefore.equals(healthAfter) && !anyChecking(proxy)) {
                 Map<String, Long> proxied = new HashMap<>();
-                proxy.runtime().backends().forEach(b -> proxied.put(b.name(), b.queries()));
+                proxy.runtime().backends().forEach(b -> proxied.put(b.name(), b.stats().queries()));
                 return new Snapshot(server, proxied, healthAfter);
             }
         }

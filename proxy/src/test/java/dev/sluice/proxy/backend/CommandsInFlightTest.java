@@ -7,34 +7,32 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
-/** Two proxies in one JVM: each one's event loops count only their own connections' commands. */
+/** Two proxies in one JVM: each one's count holds only its own connections' commands, from any of its loops. */
 class CommandsInFlightTest {
 
     @Test
-    void eachProxyCountsTheCommandsOfItsOwnLoops() throws Exception {
+    void eachProxyCountsOnlyItsOwnCommands() throws Exception {
         CommandsInFlight first = new CommandsInFlight();
         CommandsInFlight second = new CommandsInFlight();
-        ExecutorService firstLoop = Executors.newSingleThreadExecutor(new DefaultThreadFactory("first"));
-        ExecutorService secondLoop = Executors.newSingleThreadExecutor(new DefaultThreadFactory("second"));
+        ExecutorService oneLoop = Executors.newSingleThreadExecutor(new DefaultThreadFactory("one"));
+        ExecutorService otherLoop = Executors.newSingleThreadExecutor(new DefaultThreadFactory("other"));
         try {
-            firstLoop.submit(first::countOnThisThread).get();
-            secondLoop.submit(second::countOnThisThread).get();
-            firstLoop.submit(() -> {
-                CommandsInFlight.sent();
-                CommandsInFlight.sent();
+            oneLoop.submit(() -> {
+                first.sent();
+                first.sent();
+                second.sent();
             }).get();
-            secondLoop.submit(CommandsInFlight::sent).get();
-            assertThat(first.count()).isEqualTo(2);
+            otherLoop.submit(first::sent).get();
+            assertThat(first.count()).isEqualTo(3);
             assertThat(second.count()).isEqualTo(1);
-            firstLoop.submit(() -> CommandsInFlight.ended(2)).get();
-            assertThat(first.count()).isZero();
+            otherLoop.submit(() -> first.ended(2)).get();
+            assertThat(first.count()).isEqualTo(1);
             assertThat(second.count()).isEqualTo(1);
-            // A thread no loop named (a test's own, say) counts nowhere.
-            CommandsInFlight.sent();
-            assertThat(first.count() + second.count()).isEqualTo(1);
+            first.ended(0);
+            assertThat(first.count()).as("ending no command changes nothing").isEqualTo(1);
         } finally {
-            firstLoop.shutdownNow();
-            secondLoop.shutdownNow();
+            oneLoop.shutdownNow();
+            otherLoop.shutdownNow();
         }
     }
 }

@@ -89,9 +89,11 @@ class LocalInfileRequestTest {
 
     private static BackendConnection connection(EmbeddedChannel channel, Recorder recorder, long capabilities,
                                                 boolean framed) {
-        BackendConnection connection = new BackendConnection(channel, new Backend(
-                BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", capabilities, 45),
-                "db1", framed);
+        Backend backend = new Backend(BackendConfig.of(HostPort.parse("127.0.0.1:3306")));
+        BackendIdentity identity = new BackendIdentity("app", capabilities, 45);
+        BackendConnection connection = framed
+                ? new TrackedConnection(channel, backend, identity, "db1", new CommandsInFlight())
+                : new RelayedConnection(channel, backend, identity, "db1", new CommandsInFlight());
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
         return connection;

@@ -36,8 +36,8 @@ class PoolCloseTest {
     private final BackendPool pool = new BackendPool(backend, null, 10, Duration.ofSeconds(1));
 
     private BackendConnection connection(EmbeddedChannel channel) {
-        BackendConnection connection = new BackendConnection(channel, backend, new BackendIdentity("app", CAPABILITIES, 45),
-                null);
+        BackendConnection connection = new RelayedConnection(channel, backend, new BackendIdentity("app", CAPABILITIES, 45),
+                null, new CommandsInFlight());
         channel.pipeline().addLast(connection);
         return connection;
     }

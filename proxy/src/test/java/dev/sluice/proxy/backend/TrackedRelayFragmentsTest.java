@@ -91,7 +91,7 @@ class TrackedRelayFragmentsTest {
         for (int piece = 1; piece <= stream.length; piece += piece < 64 ? 1 : 97) {
             Recorder recorder = new Recorder();
             EmbeddedChannel channel = new EmbeddedChannel();
-            BackendConnection connection = trackedConnection(channel, recorder, capabilities);
+            TrackedConnection connection = trackedConnection(channel, recorder, capabilities);
             connection.stripSessionState(strip);
             connection.expect(Commands.COM_QUERY, recorder);
             connection.expect(Commands.COM_QUERY, recorder);
@@ -120,7 +120,7 @@ class TrackedRelayFragmentsTest {
         Recorder recorder = new Recorder();
         recorder.lossExpected = true;
         EmbeddedChannel channel = new EmbeddedChannel();
-        BackendConnection connection = trackedConnection(channel, recorder, CAPABILITIES);
+        TrackedConnection connection = trackedConnection(channel, recorder, CAPABILITIES);
         connection.expect(Commands.COM_QUERY, recorder);
         byte[] resultSet = resultSet(false, false);
         channel.writeInbound(Unpooled.wrappedBuffer(resultSet, 0, resultSet.length - 3));
@@ -131,10 +131,10 @@ class TrackedRelayFragmentsTest {
     }
 
     /** A split-mode connection on {@code channel}, schema db1, reporting to {@code recorder}. */
-    private static BackendConnection trackedConnection(EmbeddedChannel channel, Recorder recorder, long capabilities) {
-        BackendConnection connection = new BackendConnection(channel, new Backend(
+    private static TrackedConnection trackedConnection(EmbeddedChannel channel, Recorder recorder, long capabilities) {
+        TrackedConnection connection = new TrackedConnection(channel, new Backend(
                 BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", capabilities, 45),
-                "db1", true);
+                "db1", new CommandsInFlight());
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
         return connection;

@@ -6,6 +6,7 @@ import dev.sluice.config.HostPort;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.observe.StatementObserver;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -43,15 +44,17 @@ final class CaptureHarness {
     }
 
     void run(TestSession session, ByteBuf frame, Response response, long latencyMicros) {
-        int command = frame.getUnsignedByte(Packet.HEADER_SIZE);
         StatementObserver observer = observer();
-        Object token = observer.onCommand(session, command, frame, session.sql(frame));
-        observer.onResponse(session, token, command, backend(session.backendName()), response, latencyMicros * 1000);
+        StatementContext statement = session.sql(frame);
+        observer.onCommand(session, statement);
+        observer.onResponse(session, statement, backend(session.backendName()), response, latencyMicros * 1000);
     }
 
-    /** The command alone, as a session hands it to the observers; returns what capture asked to get back. */
+    /** The command alone, as a session hands it to the observers; returns what capture kept of it. */
     Object command(TestSession session, ByteBuf frame) {
-        return observer().onCommand(session, frame.getUnsignedByte(Packet.HEADER_SIZE), frame, session.sql(frame));
+        StatementContext statement = session.sql(frame);
+        observer().onCommand(session, statement);
+        return statement.copy();
     }
 
     /** The session logs in while capture runs. */

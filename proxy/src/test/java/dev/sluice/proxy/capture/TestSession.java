@@ -1,9 +1,8 @@
 package dev.sluice.proxy.capture;
 
-import dev.sluice.protocol.Commands;
-import dev.sluice.protocol.frame.Packet;
 import dev.sluice.proxy.observe.SessionInfo;
 import dev.sluice.proxy.observe.StatementContext;
+import dev.sluice.proxy.sql.SqlReaders;
 import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -20,7 +19,7 @@ final class TestSession implements SessionInfo {
     private String backend = "primary";
     private final Map<Object, Object> attributes = new HashMap<>();
     /** As a session has one: utf8mb4 at login (collation 45) unless {@link #variables} says otherwise. */
-    private final StatementContext sql = new StatementContext(45);
+    private final StatementContext sql = new StatementContext(new SqlReaders(), 45);
     private String characterSetClient;
     private String sqlMode;
     private int loginCollation = -1;
@@ -56,11 +55,9 @@ final class TestSession implements SessionInfo {
         return this;
     }
 
-    /** What a session hands the observers with {@code frame}: its SQL for COM_QUERY and COM_STMT_PREPARE, else null. */
+    /** What a session hands the observers with {@code frame}: the command, its SQL read as the session reads it. */
     StatementContext sql(ByteBuf frame) {
-        int command = frame.getUnsignedByte(frame.readerIndex() + Packet.HEADER_SIZE);
-        boolean hasSql = command == Commands.COM_QUERY || command == Commands.COM_STMT_PREPARE;
-        return hasSql ? sql.reset(frame, characterSetClient, sqlMode) : null;
+        return sql.reset(frame, characterSetClient, sqlMode);
     }
 
     @Override

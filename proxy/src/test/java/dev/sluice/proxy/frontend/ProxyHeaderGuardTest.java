@@ -2,7 +2,7 @@ package dev.sluice.proxy.frontend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.proxy.ProxyStats;
+import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;

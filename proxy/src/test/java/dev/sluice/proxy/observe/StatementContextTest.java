@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.Commands;
 import dev.sluice.proxy.sql.Digest;
+import dev.sluice.proxy.sql.SqlReaders;
 import dev.sluice.proxy.sql.SqlMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class StatementContextTest {
+
+    private static final SqlReaders READERS = new SqlReaders();
 
     private static final Charset CP1252 = Charset.forName("windows-1252");
 
@@ -23,7 +26,7 @@ class StatementContextTest {
 
     @Test
     void theDigestIsComputedOnFirstUseAndKeptUntilTheNextCommand() {
-        StatementContext sql = new StatementContext(45);
+        StatementContext sql = new StatementContext(READERS, 45);
         sql.reset(query("SELECT 1".getBytes(StandardCharsets.UTF_8)));
         assertThat(sql.digested()).isFalse();
         assertThat(sql.digestText()).isEqualTo("SELECT ?");
@@ -40,7 +43,7 @@ class StatementContextTest {
     @Test
     void theLoginCollationStandsInUntilTheSessionSetsItsCharacterSet() {
         byte[] latin1 = "SELECT café".getBytes(CP1252);
-        StatementContext sql = new StatementContext(8); // latin1_swedish_ci
+        StatementContext sql = new StatementContext(READERS, 8); // latin1_swedish_ci
         assertThat(sql.reset(query(latin1)).charset()).isEqualTo(CP1252);
         assertThat(sql.digestText()).isEqualTo("SELECT café");
         assertThat(sql.reset(query(latin1), null, null).charset()).isEqualTo(CP1252);
@@ -53,7 +56,7 @@ class StatementContextTest {
 
     @Test
     void theSqlModeIsReadFromTheVariable() {
-        StatementContext sql = new StatementContext(45);
+        StatementContext sql = new StatementContext(READERS, 45);
         ByteBuf frame = query("SELECT \"a\" FROM t".getBytes(StandardCharsets.UTF_8));
         assertThat(sql.reset(frame, null, "STRICT_TRANS_TABLES").sqlMode()).isEqualTo(SqlMode.DEFAULT);
         assertThat(sql.digestText()).isEqualTo("SELECT ? FROM t");
@@ -69,7 +72,7 @@ class StatementContextTest {
         ByteBuf heap = query(text);
         ByteBuf direct = Unpooled.directBuffer(heap.readableBytes()).writeBytes(heap, 0, heap.readableBytes());
         try {
-            StatementContext sql = new StatementContext(45);
+            StatementContext sql = new StatementContext(READERS, 45);
             long fromHeap = sql.reset(heap).digest();
             String heapText = sql.digestText();
             assertThat(sql.reset(direct).digest()).isEqualTo(fromHeap);
@@ -87,14 +90,14 @@ class StatementContextTest {
         }
         String prefix = sql.substring(0, Digest.MAX_INPUT_BYTES);
         sql.append(" OR c = 2");
-        StatementContext context = new StatementContext(45);
+        StatementContext context = new StatementContext(READERS, 45);
         context.reset(query(sql.toString().getBytes(StandardCharsets.US_ASCII)));
         assertThat(context.digest()).isEqualTo(new Digest().fingerprint(prefix));
     }
 
     @Test
     void noSqlIsEmpty() {
-        StatementContext sql = new StatementContext(45);
+        StatementContext sql = new StatementContext(READERS, 45);
         assertThat(sql.reset(query(new byte[0])).isEmpty()).isTrue();
         assertThat(sql.reset(query(new byte[] {' '})).isEmpty()).isFalse();
     }

@@ -13,6 +13,7 @@ import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.capture.CaptureControl;
 import dev.sluice.proxy.observe.SessionInfo;
 import dev.sluice.proxy.observe.StatementContext;
+import dev.sluice.proxy.sql.SqlReaders;
 import dev.sluice.proxy.observe.StatementObserver;
 import dev.sluice.proxy.sql.Digest;
 import dev.sluice.proxy.stats.DigestStats;
@@ -44,6 +45,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * stats did) or from text decoded by guesswork (as capture did) gives another digest.
  */
 class OneDigestTest {
+
+    private static final SqlReaders READERS = new SqlReaders();
 
     private static final Pattern DIGEST = Pattern.compile("\"digest\":\"([0-9A-F]{16})\",\"digest_text\":\"([^\"]*)\"");
     private static final Response ROWS =
@@ -78,23 +81,23 @@ class OneDigestTest {
         List<RoutingRule> rule = List.of(new RoutingRule(null, hex, RoutingRule.Route.PRIMARY));
 
         // A read goes to a replica, unless a rule with its digest says otherwise.
-        StatementContext unruled = new StatementContext(45);
+        StatementContext unruled = new StatementContext(READERS, 45);
         assertThat(SqlRouting.forQuery(query(bytes), variables, List.of(), unruled).target()).isEqualTo(Target.REPLICA);
         assertThat(unruled.digested()).as("no rule asked: no digest computed").isFalse();
 
         // As a split session does it: routing, then every observer, with one context.
         Observers observers = new Observers(dir.resolve("capture.jsonl"));
         TestSession session = new TestSession(1);
-        StatementContext context = new StatementContext(45);
+        StatementContext context = new StatementContext(READERS, 45);
         ByteBuf frame = query(bytes);
         assertThat(SqlRouting.forQuery(frame, variables, rule, context).target()).isEqualTo(Target.PRIMARY);
         observers.run(session, Commands.COM_QUERY, frame, context);
         // A session whose statement nothing digested on the way: capture's writer computes it.
         TestSession captureOnly = new TestSession(2);
         ByteBuf again = query(bytes);
-        StatementContext fresh = new StatementContext(45).reset(again, characterSetClient, sqlMode);
-        Object token = observers.capture().onCommand(captureOnly, Commands.COM_QUERY, again, fresh);
-        observers.capture().onResponse(captureOnly, token, Commands.COM_QUERY, PRIMARY, ROWS, 1000);
+        StatementContext fresh = new StatementContext(READERS, 45).reset(again, characterSetClient, sqlMode);
+        observers.capture().onCommand(captureOnly, fresh);
+        observers.capture().onResponse(captureOnly, fresh, PRIMARY, ROWS, 1000);
         assertThat(fresh.digested()).isFalse();
 
         DigestStats shown = observers.stats.digests().snapshot().getFirst();
@@ -112,7 +115,7 @@ class OneDigestTest {
         String hex = Digest.hex(Digest.hash(expected));
         Observers observers = new Observers(dir.resolve("prepared.jsonl"));
         TestSession session = new TestSession(1);
-        StatementContext context = new StatementContext(45);
+        StatementContext context = new StatementContext(READERS, 45);
         ByteBuf prepare = frame(Commands.COM_STMT_PREPARE, sql.getBytes(javaCharset("latin1")));
         Response prepared = new Response(Response.Kind.PREPARE_OK, -1, 0, null, null, 0, 1, 0, 0, 0, 0, 7, 1,
                 false, false, 100);
@@ -120,7 +123,7 @@ class OneDigestTest {
                 context.reset(prepare, "latin1", "ANSI_QUOTES"), prepared);
         ByteBuf execute = frame(Commands.COM_STMT_EXECUTE, new byte[] {7, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 8, 0,
             1, 0, 0, 0, 0, 0, 0, 0});
-        observers.run(session, Commands.COM_STMT_EXECUTE, execute, null, ROWS);
+        observers.run(session, Commands.COM_STMT_EXECUTE, execute, context.reset(execute), ROWS);
 
         DigestStats shown = observers.stats.digests().snapshot().getFirst();
         assertThat(Digest.hex(shown.fingerprint())).isEqualTo(hex);
@@ -133,8 +136,8 @@ class OneDigestTest {
     void sessionModeReadsTheTextInTheHandshakesCharacterSet(int collation, String expected) throws Exception {
         Observers observers = new Observers(dir.resolve("session.jsonl"));
         ByteBuf frame = query("SELECT naïve FROM t".getBytes(javaCharset("latin1")));
-        // What ClientSession does: no variables tracked, the handshake's collation.
-        observers.run(new TestSession(1), Commands.COM_QUERY, frame, new StatementContext(collation).reset(frame));
+        // What session mode (RelayPath) does: no variables tracked, the handshake's collation.
+        observers.run(new TestSession(1), Commands.COM_QUERY, frame, new StatementContext(READERS, collation).reset(frame));
 
         String hex = Digest.hex(Digest.hash(expected));
         assertThat(observers.stats.digests().snapshot().getFirst().text()).isEqualTo(expected);
@@ -176,10 +179,10 @@ class OneDigestTest {
         }
 
         void run(SessionInfo session, int command, ByteBuf frame, StatementContext sql, Response response) {
-            Object statsToken = stats.onCommand(session, command, frame, sql);
-            Object captureToken = capture().onCommand(session, command, frame, sql);
-            stats.onResponse(session, statsToken, command, PRIMARY, response, 1000);
-            capture().onResponse(session, captureToken, command, PRIMARY, response, 1000);
+            stats.onCommand(session, sql);
+            capture().onCommand(session, sql);
+            stats.onResponse(session, sql, PRIMARY, response, 1000);
+            capture().onResponse(session, sql, PRIMARY, response, 1000);
         }
 
         /** Stops capture and returns "digest digest_text" of each line written. */

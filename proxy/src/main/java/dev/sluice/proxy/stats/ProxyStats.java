@@ -1,4 +1,4 @@
-package dev.sluice.proxy;
+package dev.sluice.proxy.stats;
 
 import java.util.concurrent.atomic.LongAdder;
 

@@ -1,4 +1,4 @@
-package dev.sluice.proxy.frontend;
+package dev.sluice.proxy.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * then loses the ERR that explains why. So: send, half-close, keep reading (callers discard what
  * comes) until the client closes or a grace period ends.
  */
-final class LingeringClose {
+public final class LingeringClose {
 
     private static final long GRACE_MILLIS = 2_000;
 
@@ -38,7 +38,7 @@ final class LingeringClose {
         }
     }
 
-    static void afterSending(Channel channel, ByteBuf lastPacket) {
+    public static void afterSending(Channel channel, ByteBuf lastPacket) {
         // From here on input is only drained, never parsed.
         if (channel.pipeline().get("frames") != null) {
             channel.pipeline().replace("frames", "discard", DISCARD);

@@ -1,4 +1,4 @@
-package dev.sluice.proxy.split;
+package dev.sluice.proxy.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** Commands as the client's packets make them: one packet, or 16 MiB ones until a shorter one ends it. */
 class PendingCommandsTest {
 
-    private final PendingCommands pending = new PendingCommands();
+    private final PendingCommands pending = new PendingCommands(dev.sluice.proxy.memory.MemoryBudget.unlimited());
 
     /** Only the header counts here: a packet that says it carries {@code length} bytes, and its first one. */
     private static ByteBuf packet(int length, int sequenceId, int firstByte) {

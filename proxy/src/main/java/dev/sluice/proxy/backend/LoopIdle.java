@@ -1,0 +1,115 @@
+package dev.sluice.proxy.backend;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One pool's idle connections on one event loop, by pool key, oldest first. The loop takes and
+ * gives back its own; another thread reaches in only to make room under max_connections (the
+ * oldest idle connection anywhere closes for a waiter elsewhere), to evict or to close. So the
+ * lock here is one loop's, and uncontended on the common path.
+ */
+final class LoopIdle {
+
+    private final Map<PoolKey, ArrayDeque<BackendConnection>> byKey = new HashMap<>(4);
+    private int count;
+
+    synchronized int count() {
+        return count;
+    }
+
+    synchronized void add(BackendConnection connection) {
+        byKey.computeIfAbsent(connection.poolKey(), k -> new ArrayDeque<>()).addLast(connection);
+        count++;
+    }
+
+    /**
+     * The most recently used connection of {@code key} with {@code schema} selected, else one that
+     * can be made so: a schema can be selected but never unselected, and a tracked (split-mode)
+     * connection replays the session's whole state anyway. Null when there is none.
+     */
+    synchronized BackendConnection take(PoolKey key, String schema) {
+        ArrayDeque<BackendConnection> candidates = byKey.get(key);
+        if (candidates == null || candidates.isEmpty()) {
+            return null;
+        }
+        BackendConnection fallback = null;
+        for (Iterator<BackendConnection> it = candidates.descendingIterator(); it.hasNext(); ) {
+            BackendConnection candidate = it.next();
+            if (!candidate.isUsable()) {
+                continue;
+            }
+            if (Objects.equals(candidate.schema(), schema)) {
+                it.remove();
+                count--;
+                return candidate;
+            }
+            if (fallback == null && (schema != null || candidate instanceof TrackedConnection)) {
+                fallback = candidate;
+            }
+        }
+        if (fallback != null) {
+            candidates.remove(fallback);
+            count--;
+        }
+        return fallback;
+    }
+
+    /** Takes {@code connection} out; false when it was not idle here (taken, or never given back). */
+    synchronized boolean remove(BackendConnection connection) {
+        ArrayDeque<BackendConnection> connections = byKey.get(connection.poolKey());
+        if (connections != null && connections.remove(connection)) {
+            count--;
+            return true;
+        }
+        return false;
+    }
+
+    /** The connection idle longest here, taken out; null when none is. */
+    synchronized BackendConnection takeOldest() {
+        BackendConnection oldest = peekOldest();
+        if (oldest != null) {
+            byKey.get(oldest.poolKey()).pollFirst();
+            count--;
+        }
+        return oldest;
+    }
+
+    /** The connection idle longest here, left in place; null when none is. */
+    synchronized BackendConnection peekOldest() {
+        BackendConnection oldest = null;
+        for (ArrayDeque<BackendConnection> connections : byKey.values()) {
+            BackendConnection first = connections.peekFirst();
+            if (first != null && (oldest == null || first.idleSinceNanos() - oldest.idleSinceNanos() < 0)) {
+                oldest = first;
+            }
+        }
+        return oldest;
+    }
+
+    /** Takes out the connections idle since before {@code cutoffNanos}. */
+    synchronized List<BackendConnection> takeIdleSince(long cutoffNanos) {
+        List<BackendConnection> evicted = new ArrayList<>();
+        for (ArrayDeque<BackendConnection> connections : byKey.values()) {
+            while (!connections.isEmpty() && connections.peekFirst().idleSinceNanos() - cutoffNanos < 0) {
+                evicted.add(connections.pollFirst());
+                count--;
+            }
+        }
+        return evicted;
+    }
+
+    /** Takes out every connection. */
+    synchronized List<BackendConnection> takeAll() {
+        List<BackendConnection> all = new ArrayList<>(count);
+        byKey.values().forEach(all::addAll);
+        byKey.clear();
+        count = 0;
+        return all;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.sluice.proxy.frontend;
+
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.proxy.auth.ClientAuth;
+import dev.sluice.proxy.backend.BackendConnector;
+import dev.sluice.proxy.backend.Backends;
+import dev.sluice.proxy.backend.ServerIdentity;
+import dev.sluice.proxy.routing.Router;
+import dev.sluice.proxy.session.SessionServices;
+import dev.sluice.proxy.split.SplitBackends;
+import io.netty.handler.ssl.SslContext;
+import java.util.function.Supplier;
+
+/**
+ * What a client's login uses of the proxy: the live config, how passwords are checked, TLS both
+ * ways, how backend connections are opened and which backend a session goes to, and, once it is
+ * in, what its command phase needs and (split mode) where its statements can go.
+ *
+ * @param clientTls     TLS towards clients, or null when off
+ * @param backendTls    TLS towards backends, or null when off
+ * @param splitBackends where split-mode statements go; null in session mode
+ */
+public record LoginServices(Supplier<SluiceConfig> config, ClientAuth auth, SslContext clientTls, SslContext backendTls,
+                            BackendConnector connector, Router router, Backends backends, SessionServices sessions,
+                            SplitBackends splitBackends) {
+
+    /** What the proxy's greeting claims to be: the last backend greeting seen. */
+    public ServerIdentity serverIdentity() {
+        ServerIdentity seen = connector.lastIdentity();
+        return seen != null ? seen : ServerIdentity.UNKNOWN;
+    }
+
+    public boolean splitMode() {
+        return splitBackends != null;
+    }
+}

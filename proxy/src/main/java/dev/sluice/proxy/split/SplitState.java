@@ -1,0 +1,87 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.protocol.auth.Credential;
+import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.SessionVariables;
+import dev.sluice.proxy.gtid.AcknowledgedWrites;
+import dev.sluice.proxy.observe.StatementContext;
+import dev.sluice.proxy.sql.SqlReaders;
+import io.netty.buffer.ByteBuf;
+import java.util.function.Consumer;
+
+/**
+ * What a split session knows of itself between statements, shared by the session
+ * ({@link SplitPath}) and the finding of each statement's connection ({@link ConnectionFinder}):
+ * how it logged in, the state its statements expect wherever they run, its prepared statements,
+ * the connection it holds and why, and what its last statements left behind.
+ */
+final class SplitState {
+
+    final SessionVariables desired;
+    final SplitStatements statements = new SplitStatements();
+    final Binding binding;
+    final ReadYourWrites readYourWrites;
+    final LastInsertId lastInsertId = new LastInsertId();
+    final CarriedError carriedError = new CarriedError();
+    final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
+    final ReadBacks readBacks;
+    /**
+     * The command being routed or sent (one at a time), its SQL read with the charset and
+     * sql_mode {@link #desired} has (the login's charset until the first connection reports one).
+     */
+    final StatementContext sql;
+    private LoginRequest login;
+    /** What the session asks its pools for: the login without a schema. */
+    private LoginRequest poolLogin;
+    /** The first connection told what the login left the session at. */
+    boolean stateInitialised;
+    /** What the login left the session's variables at (the first connection's), once known. */
+    SessionVariables loginValues;
+    /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
+    long previousStatementHold = -1;
+
+    SplitState(LoginRequest login, String schema, RoutingConfig routing, AcknowledgedWrites acknowledgedWrites,
+               SqlReaders readers, Consumer<PinReason> onPinned) {
+        this.login = login;
+        this.desired = new SessionVariables(schema);
+        this.sql = new StatementContext(readers, login.charset());
+        this.binding = new Binding(onPinned);
+        this.readYourWrites = new ReadYourWrites(routing, acknowledgedWrites, () -> this.login.user());
+        this.readBacks = new ReadBacks(desired, readYourWrites);
+    }
+
+    LoginRequest login() {
+        return login;
+    }
+
+    /** The login without a schema: a replica may not have it yet; ConnectionSetup selects it, or reroutes. */
+    LoginRequest poolLogin() {
+        if (poolLogin == null) {
+            poolLogin = login.withSchema(null);
+        }
+        return poolLogin;
+    }
+
+    /** The session's SQL text context for {@code frame}: its character set and sql_mode. */
+    StatementContext sqlOf(ByteBuf frame) {
+        return sql.reset(frame, desired.variable("character_set_client"), desired.variable("sql_mode"));
+    }
+
+    Boolean autocommit() {
+        String value = desired.variable("autocommit");
+        return value == null ? null : !value.equalsIgnoreCase("OFF") && !value.equals("0");
+    }
+
+    /** COM_CHANGE_USER: nothing of the old state survives; the session is {@code user} from now on. */
+    void startOver(String user, Credential credential, String schema, int charset) {
+        binding.releaseForGood();
+        statements.closeAll();
+        desired.reset(schema);
+        lastInsertId.reset();
+        carriedError.reset();
+        stateInitialised = false;
+        login = login.as(user, credential, charset, schema);
+        poolLogin = null;
+    }
+}
