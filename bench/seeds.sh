@@ -39,17 +39,23 @@ pids+=($!)
 for _ in $(seq 1 120); do grep -q "^Sluice is listening" "$work/split.log" && break; sleep 1; done
 grep -q "^Sluice is listening" "$work/split.log" || { cat "$work/split.log" >&2; echo "the proxy did not start" >&2; exit 1; }
 primary=$(awk '/^backend primary /{print $4}' "$work/split.log")
-{
-  echo "listen: 127.0.0.1:4050"
-  echo "users: [{name: app, password: app}]"
-  echo "backends:"
-  echo "  - {name: primary, address: $primary, role: primary}"
-  echo "admin: {enabled: false}"
-} > "$work/session.yaml"
-./sluice proxy --config "$work/session.yaml" > "$work/session.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 60); do grep -q "listening on" "$work/session.log" && break; sleep 1; done
-grep -q "listening on" "$work/session.log" || { cat "$work/session.log" >&2; echo "the session-mode proxy did not start" >&2; exit 1; }
+# A proxy of its own in front of one server: name, port, backend address, routing mode.
+start_one_backend_proxy() {
+  local name=$1 port=$2 backend=$3 mode=$4
+  {
+    echo "listen: 127.0.0.1:$port"
+    echo "users: [{name: app, password: app}]"
+    echo "backends:"
+    echo "  - {name: primary, address: $backend, role: primary}"
+    echo "routing: {mode: $mode}"
+    echo "admin: {enabled: false}"
+  } > "$work/$name.yaml"
+  ./sluice proxy --config "$work/$name.yaml" > "$work/$name.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 60); do grep -q "listening on" "$work/$name.log" && break; sleep 1; done
+  grep -q "listening on" "$work/$name.log" || { cat "$work/$name.log" >&2; echo "proxy $name did not start" >&2; exit 1; }
+}
+start_one_backend_proxy session 4050 "$primary" session
 
 classic="--iterations=1 --number-int-cols=2 --number-char-cols=3 --auto-generate-sql --engine=innodb"
 classic+=" --auto-generate-sql-add-autoincrement --auto-generate-sql-load-type=mixed --number-of-queries=10000"
@@ -110,20 +116,8 @@ if [ $blackhole_elsewhere -eq 1 ]; then
   for _ in $(seq 1 60); do mariadb --no-defaults -S "$work/bh.sock" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.5; done
   mariadb --no-defaults -S "$work/bh.sock" -uroot -e "CREATE USER 'app'@'%' IDENTIFIED BY 'app';
     GRANT ALL PRIVILEGES ON *.* TO 'app'@'%'"
-  for mode in split session; do
-    port=$([ $mode = split ] && echo 4060 || echo 4061)
-    {
-      echo "listen: 127.0.0.1:$port"
-      echo "users: [{name: app, password: app}]"
-      echo "backends:"
-      echo "  - {name: primary, address: 127.0.0.1:$db_port, role: primary}"
-      echo "routing: {mode: $mode}"
-      echo "admin: {enabled: false}"
-    } > "$work/bh-$mode.yaml"
-    ./sluice proxy --config "$work/bh-$mode.yaml" > "$work/bh-$mode.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 1 60); do grep -q "listening on" "$work/bh-$mode.log" && break; sleep 1; done
-  done
+  start_one_backend_proxy bh-split 4060 "127.0.0.1:$db_port" split
+  start_one_backend_proxy bh-session 4061 "127.0.0.1:$db_port" session
   c="--concurrency=1,25,50,100 ${classic/--engine=innodb/--engine=blackhole}"
   # shellcheck disable=SC2086 # a list of options, as written
   read -r d de < <(run "bh-direct" 127.0.0.1 "$db_port" $c)
