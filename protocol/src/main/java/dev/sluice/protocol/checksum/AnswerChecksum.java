@@ -30,8 +30,8 @@ public final class AnswerChecksum {
 
     private enum State { FIRST, COLUMNS, COLUMNS_EOF, ROWS, DONE, SKIPPED }
 
-    private final boolean deprecateEof;
-    private final boolean metadataFollowsByte;
+    private boolean deprecateEof;
+    private boolean metadataFollowsByte;
 
     private State state = State.FIRST;
     private long columnsLeft;
@@ -47,14 +47,13 @@ public final class AnswerChecksum {
     private String error;
     private String uncomparable;
 
-    /** @param capabilities those negotiated on the connection the answer comes over */
-    public AnswerChecksum(long capabilities) {
-        this.deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
-        this.metadataFollowsByte = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA);
-    }
-
-    /** Forgets what was read: the same command's answer starts again (it is sent once more). */
-    public void begin() {
+    /**
+     * An answer begins, over a connection that negotiated {@code capabilities}; what was read
+     * before is forgotten (a statement sent again elsewhere starts over).
+     */
+    public void begin(long capabilities) {
+        deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
+        metadataFollowsByte = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA);
         state = State.FIRST;
         continuation = false;
         rows = new RowChecksum();

@@ -65,7 +65,7 @@ class AnswerChecksumTest {
 
     @Test
     void moreResultsKeepTheAnswerOpenUntilTheLast() {
-        AnswerChecksum checksum = new AnswerChecksum(CLASSIC);
+        AnswerChecksum checksum = started(CLASSIC);
         assertThat(feed(checksum, List.of(ok(1, 0x0008, 0)))).isFalse();
         assertThat(feed(checksum, List.of(ok(2, 0, 0)))).isTrue();
 
@@ -86,14 +86,20 @@ class AnswerChecksumTest {
 
     @Test
     void localInfileIsNotComparable() {
-        AnswerChecksum checksum = new AnswerChecksum(CLASSIC);
+        AnswerChecksum checksum = started(CLASSIC);
         feed(checksum, List.of(Unpooled.wrappedBuffer(new byte[] {(byte) 0xFB, 'f'})));
 
         assertThat(checksum.answer().uncomparable()).isEqualTo("LOAD DATA LOCAL INFILE");
     }
 
+    private static AnswerChecksum started(long capabilities) {
+        AnswerChecksum checksum = new AnswerChecksum();
+        checksum.begin(capabilities);
+        return checksum;
+    }
+
     private static Answer read(long capabilities, List<ByteBuf> packets) {
-        AnswerChecksum checksum = new AnswerChecksum(capabilities);
+        AnswerChecksum checksum = started(capabilities);
         assertThat(feed(checksum, packets)).isTrue();
         return checksum.answer();
     }
