@@ -3,7 +3,7 @@ package dev.sluice.proxy.mirror;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.checksum.Answer;
 import dev.sluice.protocol.checksum.OrderBy;
-import dev.sluice.proxy.health.HealthConnection;
+import dev.sluice.proxy.probe.OwnConnection;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -36,7 +36,7 @@ final class ShadowLane {
     private MirrorQueue queue;
 
     // The rest on the loop only.
-    private HealthConnection connection;
+    private OwnConnection connection;
     private ShadowState connectionState;
     private boolean running;
     private boolean closed;
@@ -102,7 +102,7 @@ final class ShadowLane {
     }
 
     private void connect(MirrorCopy copy) {
-        shadow.connect(loop).addListener((Future<HealthConnection> done) -> {
+        shadow.connect(loop).addListener((Future<OwnConnection> done) -> {
             if (!done.isSuccess()) {
                 downUntilNanos = System.nanoTime() + RETRY_NANOS;
                 problems.down(done.cause().getMessage());
@@ -143,7 +143,7 @@ final class ShadowLane {
             run(copy);
             return;
         }
-        HealthConnection on = connection;
+        OwnConnection on = connection;
         on.send(commands.get(index), steps.get(index), new ShadowAnswer(on.capabilities())).addListener(
                 (Future<Answer> done) -> {
                     if (current != copy) {
@@ -163,7 +163,7 @@ final class ShadowLane {
     }
 
     private void run(MirrorCopy copy) {
-        HealthConnection on = connection;
+        OwnConnection on = connection;
         long start = System.nanoTime();
         on.send(Commands.COM_QUERY, copy.sql, new ShadowAnswer(on.capabilities())).addListener((Future<Answer> done) -> {
             if (current != copy) {

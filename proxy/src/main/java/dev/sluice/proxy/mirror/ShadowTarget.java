@@ -2,7 +2,7 @@ package dev.sluice.proxy.mirror;
 
 import dev.sluice.protocol.auth.ClientAuthOptions;
 import dev.sluice.proxy.backend.Backend;
-import dev.sluice.proxy.health.HealthConnection;
+import dev.sluice.proxy.probe.OwnConnection;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslContext;
@@ -16,8 +16,8 @@ import io.netty.util.concurrent.Future;
 record ShadowTarget(Backend server, String user, byte[] password, SslContext tls, ClientAuthOptions authOptions,
                     Class<? extends Channel> channelType, int connectMillis, AddressResolverGroup<?> resolver) {
 
-    Future<HealthConnection> connect(EventLoop loop) {
-        return HealthConnection.open(server, user, password, tls, authOptions, loop, channelType, connectMillis, resolver);
+    Future<OwnConnection> connect(EventLoop loop) {
+        return OwnConnection.open(server, user, password, tls, authOptions, loop, channelType, connectMillis, resolver);
     }
 
     String address() {

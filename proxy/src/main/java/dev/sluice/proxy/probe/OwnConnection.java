@@ -1,4 +1,4 @@
-package dev.sluice.proxy.health;
+package dev.sluice.proxy.probe;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
@@ -41,7 +41,7 @@ import java.util.function.Function;
  * A login it starts is always finished or ended with COM_QUIT, so checks never count towards a
  * backend's max_connect_errors.
  */
-public final class HealthConnection extends ChannelInboundHandlerAdapter {
+public final class OwnConnection extends ChannelInboundHandlerAdapter {
 
     /** No CLIENT_DEPRECATE_EOF: result sets end with classic EOF packets, which {@link ResultReader} expects. */
     private static final long CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
@@ -55,7 +55,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
     private final String user;
     private final byte[] password;
     private final SslContext tls;
-    private final Promise<HealthConnection> loggedIn;
+    private final Promise<OwnConnection> loggedIn;
     private Channel channel;
     private HandshakeV10 greeting;
     private ClientAuthExchange auth;
@@ -66,8 +66,8 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
 
     private final ClientAuthOptions authOptions;
 
-    private HealthConnection(Backend backend, String user, byte[] password, SslContext tls, ClientAuthOptions authOptions,
-                             Promise<HealthConnection> loggedIn) {
+    private OwnConnection(Backend backend, String user, byte[] password, SslContext tls, ClientAuthOptions authOptions,
+                             Promise<OwnConnection> loggedIn) {
         this.authOptions = authOptions;
         this.backend = backend;
         this.user = user;
@@ -98,17 +98,17 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
         }
 
         void fail(String reason) {
-            promise.tryFailure(new HealthCheckException(reason, false));
+            promise.tryFailure(new ProbeException(reason, false));
         }
     }
 
     /** Connects and logs in; the future fails with a message naming the backend. */
-    public static Future<HealthConnection> open(Backend backend, String user, byte[] password, SslContext tls,
+    public static Future<OwnConnection> open(Backend backend, String user, byte[] password, SslContext tls,
                                          ClientAuthOptions authOptions, EventLoop loop,
                                          Class<? extends Channel> channelType, int connectTimeoutMillis,
                                          io.netty.resolver.AddressResolverGroup<?> resolver) {
-        Promise<HealthConnection> loggedIn = loop.newPromise();
-        HealthConnection connection = new HealthConnection(backend, user, password, tls, authOptions, loggedIn);
+        Promise<OwnConnection> loggedIn = loop.newPromise();
+        OwnConnection connection = new OwnConnection(backend, user, password, tls, authOptions, loggedIn);
         new Bootstrap().group(loop).channel(channelType).resolver(resolver)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.max(1, connectTimeoutMillis))
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -122,7 +122,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
                 .connect(backend.config().address().host(), backend.config().address().port())
                 .addListener((ChannelFutureListener) done -> {
                     if (!done.isSuccess()) {
-                        loggedIn.tryFailure(new HealthCheckException("cannot connect: " + message(done.cause()), true));
+                        loggedIn.tryFailure(new ProbeException("cannot connect: " + message(done.cause()), true));
                     } else {
                         connection.channel = done.channel();
                     }
@@ -134,11 +134,11 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
         return ready && channel != null && channel.isActive();
     }
 
-    Future<QueryResult> ping() {
+    public Future<QueryResult> ping() {
         return send(Commands.COM_PING, new byte[0], new ResultReader(capabilities)::accept);
     }
 
-    Future<QueryResult> query(String sql) {
+    public Future<QueryResult> query(String sql) {
         return send(Commands.COM_QUERY, sql.getBytes(StandardCharsets.UTF_8), new ResultReader(capabilities)::accept);
     }
 
@@ -154,7 +154,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
     public <T> Future<T> send(int command, byte[] argument, Function<ByteBuf, T> reader) {
         Promise<T> result = channel.eventLoop().newPromise();
         if (!isActive() || pending != null) {
-            result.setFailure(new HealthCheckException(pending != null ? "a check is still running" : "connection closed", false));
+            result.setFailure(new ProbeException(pending != null ? "a check is still running" : "connection closed", false));
             return result;
         }
         pending = new Pending<>(reader, result);
@@ -207,7 +207,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
     private void onGreeting(ChannelHandlerContext ctx, ByteBuf payload) {
         if (payload.isReadable() && payload.getUnsignedByte(payload.readerIndex()) == ErrPacket.HEADER) {
             ErrPacket err = ErrPacket.decode(payload, 0);
-            loggedIn.tryFailure(new HealthCheckException("refused: " + err.errorCode() + " " + err.errorMessage(), false));
+            loggedIn.tryFailure(new ProbeException("refused: " + err.errorCode() + " " + err.errorMessage(), false));
             ctx.close();
             return;
         }
@@ -262,7 +262,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
                 }
             }
             case ClientStep.Rejected rejected -> {
-                loggedIn.tryFailure(new HealthCheckException("login as " + user + " refused: " + rejected.errorCode()
+                loggedIn.tryFailure(new ProbeException("login as " + user + " refused: " + rejected.errorCode()
                         + " " + rejected.message(), false));
                 ctx.close();
             }
@@ -282,7 +282,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         ready = false;
-        loggedIn.tryFailure(new HealthCheckException("closed the connection during login", false));
+        loggedIn.tryFailure(new ProbeException("closed the connection during login", false));
         Pending<?> lost = pending;
         pending = null;
         if (lost != null) {
@@ -297,7 +297,7 @@ public final class HealthConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void fail(ChannelHandlerContext ctx, String reason) {
-        loggedIn.tryFailure(new HealthCheckException(reason, false));
+        loggedIn.tryFailure(new ProbeException(reason, false));
         Pending<?> lost = pending;
         pending = null;
         if (lost != null) {
