@@ -20,7 +20,7 @@ final class ConfigReader {
 
     static final List<String> TOP_KEYS =
             List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops", "admin", "health",
-                    "stats", "capture", "proxy_protocol_networks");
+                    "stats", "capture", "proxy_protocol_networks", "mirror");
     static final List<String> USER_KEYS = List.of("name", "password", "password_hash");
     static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections",
             "send_proxy_protocol");
@@ -71,9 +71,10 @@ final class ConfigReader {
         new DiscoveryChecks(problems).check(top, routingSection, discoverValue, backends, users, health);
         StatsConfig stats = operations.readStats(top.section("stats", OperationsReader.STATS_KEYS));
         CaptureConfig capture = new CaptureReader(problems, env, baseDir).read(top.section("capture", CaptureReader.KEYS));
+        MirrorConfig mirror = new MirrorReader(problems).read(top.section("mirror", MirrorReader.KEYS));
         problems.throwIfAny();
         SluiceConfig config = top.build(problems.count(), () -> new SluiceConfig(listen, users, backends, routing, limits,
-                timeouts, tls, eventLoops, admin, health, stats, capture, proxyProtocolNetworks), null);
+                timeouts, tls, eventLoops, admin, health, stats, capture, proxyProtocolNetworks, mirror), null);
         problems.throwIfAny();
         return config;
     }

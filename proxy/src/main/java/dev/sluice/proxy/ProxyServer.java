@@ -154,6 +154,7 @@ public final class ProxyServer implements AutoCloseable {
         if (config.capture().enabled()) {
             runtime.capture().enable(config.capture());
         }
+        runtime.mirror().apply(config);
         serverChannel = bootstrap.bind(config.listen().host(), config.listen().port()).sync().channel();
         Duration every = Duration.ofMillis(Math.max(1000, config.timeouts().poolIdle().toMillis() / 4));
         evictionTask = group.next().scheduleAtFixedRate(() -> runtime.pools().forEach(

@@ -24,7 +24,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class Tables {
 
-    public static final List<String> NAMES = List.of("backends", "pools", "digests", "sessions", "global");
+    public static final List<String> NAMES = List.of("backends", "pools", "digests", "sessions", "global", "mirror");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
     private static final long SNAPSHOT_TIMEOUT_MILLIS = 1000;
@@ -47,6 +47,7 @@ public final class Tables {
             case "digests" -> digests();
             case "sessions" -> sessions();
             case "global" -> global();
+            case "mirror" -> MirrorTables.digests(runtime.mirror());
             default -> null;
         };
     }

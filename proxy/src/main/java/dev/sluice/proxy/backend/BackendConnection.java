@@ -3,6 +3,7 @@ package dev.sluice.proxy.backend;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
+import dev.sluice.protocol.checksum.AnswerChecksum;
 import dev.sluice.protocol.frame.PacketScanner;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.protocol.response.ResponseTracker;
@@ -186,10 +187,18 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
      * were once it is done, so the reports do not change what this connection is known to have.
      */
     public void expect(int command, ResponseListener responseTo, boolean scopedVariables) {
+        expect(command, responseTo, scopedVariables, null);
+    }
+
+    /** As {@link #expect(int, ResponseListener, boolean)}; the response's packets also feed {@code answer} (may be null). */
+    public void expect(int command, ResponseListener responseTo, boolean scopedVariables, AnswerChecksum answer) {
         if (Commands.expectsNoResponse(command)) {
             return;
         }
-        push(new InFlight(command, System.nanoTime(), responseTo, null, null, scopedVariables));
+        if (answer != null) {
+            answer.begin(identity.capabilities());
+        }
+        push(new InFlight(command, System.nanoTime(), responseTo, null, null, scopedVariables, answer));
     }
 
     /** Sends one of the proxy's own commands (a complete packet); its response is swallowed. */
@@ -259,6 +268,9 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
             // Unsolicited: a server going away says so (ERR 1053, 1927) before closing.
             packetEnd = endIndex;
             return;
+        }
+        if (head.answer() != null) {
+            head.answer().accept(length, payload);
         }
         boolean done = tracker.accept(payload, length);
         if (tracker.awaitsLocalFile() && !Capabilities.has(identity.capabilities(), Capabilities.CLIENT_LOCAL_FILES)) {

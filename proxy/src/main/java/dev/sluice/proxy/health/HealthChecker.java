@@ -4,6 +4,9 @@ import dev.sluice.config.HealthConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.probe.OwnConnection;
+import dev.sluice.proxy.probe.ProbeException;
+import dev.sluice.proxy.probe.QueryResult;
 import dev.sluice.proxy.runtime.ProxyRuntime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -178,22 +181,22 @@ public final class HealthChecker implements AutoCloseable {
         Check check = new Check(backend, state, current);
         check.timer = loop.schedule(() -> check.fail("no answer within " + current.timeout().toMillis() + " ms", false),
                 current.timeout().toMillis(), TimeUnit.MILLISECONDS);
-        Future<HealthConnection> connected = state.connection != null && state.connection.isActive()
+        Future<OwnConnection> connected = state.connection != null && state.connection.isActive()
                 ? loop.newSucceededFuture(state.connection)
-                : HealthConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
+                : OwnConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
                         runtime.backendTls(), runtime.connector().authOptions(), loop, channelType,
                         (int) current.timeout().toMillis(), runtime.connector().resolver());
         connected.addListener(done -> {
             if (!done.isSuccess()) {
-                HealthCheckException e = done.cause() instanceof HealthCheckException h ? h : null;
+                ProbeException e = done.cause() instanceof ProbeException h ? h : null;
                 check.fail(done.cause().getMessage(), e != null && e.unreachable());
                 return;
             }
             if (check.over) {
-                ((HealthConnection) done.getNow()).close();
+                ((OwnConnection) done.getNow()).close();
                 return;
             }
-            state.connection = (HealthConnection) done.getNow();
+            state.connection = (OwnConnection) done.getNow();
             ping(check);
         });
     }

@@ -19,6 +19,7 @@ import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.Kills;
 import dev.sluice.proxy.kill.LiveSessions;
 import dev.sluice.proxy.memory.MemoryBudget;
+import dev.sluice.proxy.mirror.MirrorControl;
 import dev.sluice.proxy.observe.Observers;
 import dev.sluice.proxy.routing.PrimaryStatus;
 import dev.sluice.proxy.routing.Router;
@@ -67,6 +68,7 @@ public final class ProxyRuntime {
     private final MemoryBudget bufferedMemory;
     private final Observers observers = new Observers();
     private final CaptureControl capture;
+    private final MirrorControl mirror;
     private final LiveSessions sessions = new LiveSessions();
     private final SessionServices sessionServices;
     private final LoginServices loginServices;
@@ -88,6 +90,7 @@ public final class ProxyRuntime {
                     bufferedMemory.limit() >> 20, config.limits().bufferedMemory() >> 20);
         }
         this.capture = new CaptureControl(observers::add, observers::remove, () -> true, bufferedMemory);
+        this.mirror = new MirrorControl(observers::add, observers::remove, bufferedMemory, connector, backendTls);
         Kills kills = new Kills(sessions, killConnections, connector, this::config);
         this.sessionServices = new SessionServices(this::config, kills, observers, clients, stats, bufferedMemory,
                 new SqlReaders());
@@ -105,6 +108,7 @@ public final class ProxyRuntime {
         Backends.Changes changes = backends.apply(newConfig.backends(), newConfig.limits().backendQueueSize(),
                 newConfig.timeouts().backendQueue());
         router.backends(backends.list());
+        mirror.apply(newConfig);
         return changes;
     }
 
@@ -116,6 +120,7 @@ public final class ProxyRuntime {
     /** Replaces the config without touching backends (a reload whose backends did not change). */
     public void config(SluiceConfig newConfig) {
         this.config = newConfig;
+        mirror.apply(newConfig);
     }
 
     public SluiceConfig config() {
@@ -214,6 +219,11 @@ public final class ProxyRuntime {
         return capture;
     }
 
+    /** Copies of statements to a shadow server, and how its answers compared: started and changed by the config. */
+    public MirrorControl mirror() {
+        return mirror;
+    }
+
     public ProxyStats stats() {
         return stats;
     }
@@ -258,6 +268,7 @@ public final class ProxyRuntime {
     /** The proxy stops: pools, kept KILL connections, auth threads and the resolver close. */
     public void close() {
         capture.close();
+        mirror.stop();
         backends.close();
         killConnections.closeAll();
         authWork.close();

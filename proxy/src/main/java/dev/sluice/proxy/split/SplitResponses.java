@@ -69,12 +69,13 @@ final class SplitResponses implements ResponseListener {
         ByteBuf frame = command.frame().retain();
         // Observers see the client's frame, with the proxy's statement ids, before the rewrite.
         StatementObserver observers = session.services().observers().current();
+        StatementContext statement = null;
         if (Commands.expectsNoResponse(command.code())) {
             observers.onNoResponseCommand(session.killable(), command.code(), frame);
         } else {
             // A statement's context was made when it was routed; any other command's is made now.
             boolean routedSql = command.code() == Commands.COM_QUERY || command.code() == Commands.COM_STMT_PREPARE;
-            StatementContext statement = routedSql ? state.sql : state.sql.reset(frame);
+            statement = routedSql ? state.sql : state.sql.reset(frame);
             observers.onCommand(session.killable(), statement);
         }
         if (command.statement() != null) {
@@ -88,7 +89,8 @@ final class SplitResponses implements ResponseListener {
         responseStarted = false;
         retries.sent(command, connection, state);
         state.readBacks.statementSent();
-        connection.expect(command.code(), this, command.route().scopedVariables());
+        connection.expect(command.code(), this, command.route().scopedVariables(),
+                statement == null ? null : statement.answer());
         connection.write(frame);
         connection.flush();
         if (Commands.expectsNoResponse(command.code())) {
