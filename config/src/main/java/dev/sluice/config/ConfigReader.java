@@ -54,10 +54,10 @@ final class ConfigReader {
         List<IpNetwork> proxyProtocolNetworks = readNetworks(top, "proxy_protocol_networks");
         List<UserConfig> users = readUsers(top);
         YamlMapping routingSection = top.section("routing", ROUTING_KEYS);
-        Optional<YamlScalar> discoverValue = routingSection.scalar("discover", "off or read_only");
+        Optional<YamlScalar> discoverValue = routingSection.scalar("discover", "off, read_only or replica_hosts");
         RoutingConfig.Discover discover = discoverValue.flatMap(v -> v.enumValue(RoutingConfig.Discover.class))
                 .orElse(RoutingConfig.Discover.OFF);
-        List<BackendConfig> backends = readBackends(top, discover == RoutingConfig.Discover.READ_ONLY
+        List<BackendConfig> backends = readBackends(top, discover.readsRoles()
                 ? BackendConfig.Role.AUTO : BackendConfig.Role.PRIMARY);
         RoutingConfig routing = readRouting(routingSection, backends, users, discover);
         LimitsConfig limits = readLimits(top.section("limits", LIMITS_KEYS));

@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param balancer           how a backend is chosen among the candidates
  * @param readYourWritesScope whose writes a read must see under {@code read_your_writes}: the
  *                           session's own, its user's on any connection, or everyone's
- * @param discover           read_only: backends without a role are {@code role: auto}
+ * @param discover           read_only: backends without a role are {@code role: auto};
+ *                           replica_hosts: that, and the primary's replicas join as backends
  * @param preferredPrimary   the {@code role: auto} backend that takes the writes when more than
  *                           one is writable; empty: none does then
  */
@@ -50,9 +51,18 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         }
     }
 
-    /** Where backends' roles come from: the config, or each one's {@code @@read_only}. */
+    /**
+     * Where backends' roles come from: the config, or each one's {@code @@read_only}; with
+     * replica_hosts, also which backends there are: the primary's replicas (its
+     * {@code SHOW SLAVE HOSTS}) join the configured ones.
+     */
     public enum Discover {
-        OFF, READ_ONLY;
+        OFF, READ_ONLY, REPLICA_HOSTS;
+
+        /** Roles come from {@code @@read_only}: backends without a role are {@code role: auto}. */
+        public boolean readsRoles() {
+            return this != OFF;
+        }
 
         public String configName() {
             return Messages.configName(this);

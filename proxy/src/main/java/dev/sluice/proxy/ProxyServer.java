@@ -175,7 +175,7 @@ public final class ProxyServer implements AutoCloseable {
     private void probeBackends() {
         // A user's connection may serve its first session; health.user's is only a fallback.
         UserConfig user = config.users().stream().filter(UserConfig::hasPassword).findFirst()
-                .or(() -> dev.sluice.proxy.health.HealthChecker.account(config)).orElse(null);
+                .or(() -> dev.sluice.proxy.health.HealthAccount.of(config)).orElse(null);
         if (user == null) {
             log.info("backends are first reached by the first login: no user has a password in the config (only"
                     + " password_hash) and there is no health.user to log in with before");
