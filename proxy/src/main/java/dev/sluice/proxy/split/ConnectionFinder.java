@@ -40,6 +40,9 @@ final class ConnectionFinder {
 
         /** The connection is the session's from now on: responses and its loss go to the session. */
         void bind(TrackedConnection connection);
+
+        /** The session cannot go on: ERR for the command (whose frame is released), then it ends. */
+        void abandon(SplitCommand command, String message);
     }
 
     private final SplitState state;
@@ -108,7 +111,8 @@ final class ConnectionFinder {
             return;
         }
         boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(state.autocommit())
-                && !offReplica.transactionMoves() && !state.readYourWrites.readOnPrimary(System.nanoTime());
+                && !offReplica.transactionMoves() && !state.readYourWrites.readOnPrimary(System.nanoTime())
+                && !state.transactionLog.replayPending();
         Backend backend = (toReplica ? backends.router().replica(avoid) : Optional.<Backend>empty())
                 .or(() -> backends.router().primary(avoid)).orElse(null);
         if (backend == null) {
@@ -193,6 +197,10 @@ final class ConnectionFinder {
             verifyLostWrite(command, connection, pool);
             return;
         }
+        if (state.transactionLog.replayPending()) {
+            replayTransaction(command, connection, pool);
+            return;
+        }
         if (!state.stateInitialised) {
             // The first connection tells what the login left the session at.
             state.loginValues = connection.loginValues();
@@ -229,8 +237,45 @@ final class ConnectionFinder {
             }
         }, unknown -> {
             if (stillRouting(command)) {
+                // A COMMIT of unknown outcome: the transaction is not run again.
+                state.transactionLog.clear();
                 state.binding.releaseUnlessTied();
                 fail(command, Replies.BACKEND_LOST, "08S01", unknown);
+            }
+        });
+    }
+
+    /**
+     * The session's transaction was lost with its connection: it runs again on {@code connection}
+     * before {@code command} ({@link TransactionReplay}). A ROLLBACK needs none: the transaction
+     * was rolled back with its connection.
+     */
+    private void replayTransaction(SplitCommand command, TrackedConnection connection, BackendPool pool) {
+        TransactionLog log = state.transactionLog;
+        if (TransactionLog.rollsBack(command, state.sql)) {
+            log.clear();
+            onConnection(command, connection, pool);
+            return;
+        }
+        // In the transaction from its first step on: a connection given back meanwhile is reset.
+        state.binding.transactionBegun();
+        TransactionReplay.run(connection, log, state.readYourWrites, new TransactionReplay.Outcome() {
+            @Override
+            public void replayed() {
+                if (stillRouting(command)) {
+                    log.replayed();
+                    onConnection(command, connection, pool);
+                }
+            }
+
+            @Override
+            public void failed(String why) {
+                if (stillRouting(command)) {
+                    log.replayFailed();
+                    routing = null;
+                    owner.abandon(command, "Lost connection to the backend during the transaction, which could not"
+                            + " be replayed on " + connection.backend().name() + ": " + why);
+                }
             }
         });
     }

@@ -1,0 +1,134 @@
+package dev.sluice.proxy.split;
+
+import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.ResponseListener;
+import dev.sluice.proxy.backend.SessionVariables;
+import dev.sluice.proxy.backend.TrackedConnection;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Runs a lost transaction again on a new connection to the primary ({@code transaction_replay}):
+ * the session state it began with is put back ({@link ConnectionSetup}), then each recorded
+ * statement is sent as the client sent it, its answer read but not relayed, and its checksum
+ * compared with the one of the answer the client got. An insert that generated an id is given the
+ * same one with {@code SET insert_id} first (as statement-based replication does), since the lost
+ * transaction's ids are not handed out again. Any difference ends the replay: the client must not
+ * go on in a transaction that answers otherwise than it was told.
+ */
+final class TransactionReplay implements ResponseListener {
+
+    /** How a replay ended. */
+    interface Outcome {
+        /** Every statement answered as before: the connection is in the transaction. */
+        void replayed();
+
+        /** The transaction cannot go on; {@code why} is for the client. */
+        void failed(String why);
+    }
+
+    private final TrackedConnection connection;
+    private final List<TransactionLog.Entry> entries;
+    private final Outcome outcome;
+    private int next;
+    private ResponseChecksum checksum;
+
+    private TransactionReplay(TrackedConnection connection, List<TransactionLog.Entry> entries, Outcome outcome) {
+        this.connection = connection;
+        this.entries = List.copyOf(entries);
+        this.outcome = outcome;
+    }
+
+    /** Replays {@code log}'s transaction on {@code connection}, then tells {@code outcome}. */
+    static void run(TrackedConnection connection, TransactionLog log, ReadYourWrites readYourWrites, Outcome outcome) {
+        TransactionReplay replay = new TransactionReplay(connection, log.entries(), outcome);
+        SessionVariables start = log.start().copy();
+        ConnectionSetup.run(connection, start, readYourWrites, null, null, false, new ConnectionSetup.Outcome() {
+            @Override
+            public void ready() {
+                replay.sendNext();
+            }
+
+            @Override
+            public void replicaTooSlow() {
+                outcome.failed("the new connection could not take the session's schema");
+            }
+
+            @Override
+            public void failed(int code, String sqlState, String message) {
+                outcome.failed(message);
+            }
+        });
+    }
+
+    private void sendNext() {
+        if (next == entries.size()) {
+            outcome.replayed();
+            return;
+        }
+        TransactionLog.Entry entry = entries.get(next);
+        if (entry.insertId() <= 0) {
+            send(entry);
+            return;
+        }
+        connection.sendOwnQuery("SET insert_id = " + Long.toUnsignedString(entry.insertId()), row -> { }, done -> {
+            if (done.isError()) {
+                outcome.failed("SET insert_id failed: " + done.errorMessage());
+            } else {
+                send(entry);
+            }
+        });
+    }
+
+    private void send(TransactionLog.Entry entry) {
+        checksum = new ResponseChecksum(connection.identity().capabilities());
+        connection.expect(entry.code(), this);
+        connection.write(connection.channel().alloc().buffer(entry.frame().length).writeBytes(entry.frame()));
+        connection.flush();
+    }
+
+    @Override
+    public void onResponseBytes(ByteBuf bytes) {
+        try {
+            checksum.update(bytes);
+        } finally {
+            bytes.release();
+        }
+    }
+
+    @Override
+    public void onReadComplete() {
+    }
+
+    @Override
+    public void onResponse(int command, Response response, long latencyNanos) {
+        TransactionLog.Entry entry = entries.get(next);
+        if (!checksum.complete() || !ResponseChecksum.same(checksum.finish(), entry.checksum())) {
+            outcome.failed("statement " + (next + 1) + " of " + entries.size() + " (" + excerpt(entry)
+                    + ") answered otherwise than before"
+                    + (response.isError() ? " (now: " + response.errorCode() + " " + response.errorMessage() + ")" : ""));
+            return;
+        }
+        next++;
+        sendNext();
+    }
+
+    @Override
+    public void onBackendLost(String reason) {
+        // Told to the session's listener, which owns the connection: it routes the statement again.
+    }
+
+    /** The start of a statement's text, for the client's message. */
+    private static String excerpt(TransactionLog.Entry entry) {
+        if (entry.code() != Commands.COM_QUERY) {
+            return Commands.name(entry.code());
+        }
+        int offset = 5;
+        int length = Math.min(entry.frame().length - offset, 60);
+        String text = new String(entry.frame(), offset, Math.max(length, 0), StandardCharsets.UTF_8);
+        return entry.frame().length - offset > 60 ? text + "..." : text;
+    }
+}
