@@ -16,8 +16,11 @@ import java.util.function.Consumer;
  * statement is sent as the client sent it, its answer read but not relayed, and its checksum
  * compared with the one of the answer the client got. An insert that generated an id is given the
  * same one with {@code SET insert_id} first (as statement-based replication does), since the lost
- * transaction's ids are not handed out again. Any difference ends the replay: the client must not
- * go on in a transaction that answers otherwise than it was told.
+ * transaction's ids are not handed out again. An insert that gave the id itself does not use that
+ * value up, and the server keeps it for the next insert that generates one: unless the next
+ * statement replayed sets its own, the replay fails rather than let it give a wrong id. Any
+ * difference ends the replay: the client must not go on in a transaction that answers otherwise
+ * than it was told.
  */
 final class TransactionReplay implements ResponseListener {
 
@@ -35,6 +38,8 @@ final class TransactionReplay implements ResponseListener {
     private final Outcome outcome;
     private int next;
     private ResponseChecksum checksum;
+    /** An insert id set aside with SET insert_id was not used: the next insert that generates one would take it. */
+    private String unusedInsertId;
 
     private TransactionReplay(TrackedConnection connection, List<TransactionLog.Entry> entries, Outcome outcome) {
         this.connection = connection;
@@ -66,11 +71,19 @@ final class TransactionReplay implements ResponseListener {
 
     private void sendNext() {
         if (next == entries.size()) {
-            outcome.replayed();
+            if (unusedInsertId != null) {
+                outcome.failed(unusedInsertId);
+            } else {
+                outcome.replayed();
+            }
             return;
         }
         TransactionLog.Entry entry = entries.get(next);
         if (entry.insertId() <= 0) {
+            if (unusedInsertId != null) {
+                outcome.failed(unusedInsertId);
+                return;
+            }
             send(entry);
             return;
         }
@@ -113,7 +126,20 @@ final class TransactionReplay implements ResponseListener {
             return;
         }
         next++;
-        sendNext();
+        if (entry.insertId() <= 0) {
+            sendNext();
+            return;
+        }
+        // Generated here, the id is LAST_INSERT_ID() now; given by the statement, it is not.
+        String[] generated = new String[1];
+        connection.sendOwnQuery("SELECT LAST_INSERT_ID()", row -> generated[0] = ConnectionSetup.firstColumn(row),
+                done -> {
+                    boolean used = !done.isError() && Long.toUnsignedString(entry.insertId()).equals(generated[0]);
+                    unusedInsertId = used ? null : "statement " + next + " (" + excerpt(entry) + ") gave an"
+                            + " AUTO_INCREMENT column a value of its own, and the id " + entry.insertId() + " set aside"
+                            + " for it would go to the next insert";
+                    sendNext();
+                });
     }
 
     @Override

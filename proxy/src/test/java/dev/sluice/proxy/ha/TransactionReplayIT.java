@@ -106,6 +106,37 @@ class TransactionReplayIT {
     }
 
     @Test
+    void anInsertOfAnIdOfItsOwnIsReplayedWhenTheNextInsertSetsItsOwn() throws Exception {
+        long generated;
+        long after;
+        try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.executeUpdate("INSERT INTO replayed (id, v) VALUES (50, 'given')");
+            generated = insert(s, "generated");
+            killTransactionThread();
+            after = insert(s, "after");
+            c.commit();
+        }
+        assertThat(rows()).containsExactly("50:given", generated + ":generated", after + ":after");
+        assertThat(List.of(generated, after)).containsExactly(51L, 52L);
+    }
+
+    @Test
+    void anInsertOfAnIdOfItsOwnLastBeforeTheLossIsNotReplayed() throws Exception {
+        try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.executeUpdate("INSERT INTO replayed (id, v) VALUES (60, 'given')");
+            killTransactionThread();
+            assertThatThrownBy(() -> insert(s, "generated")).isInstanceOfSatisfying(SQLException.class, e -> {
+                assertThat(e.getErrorCode()).isEqualTo(1927);
+                assertThat(e.getMessage()).contains("gave an AUTO_INCREMENT column a value of its own");
+            });
+            assertThat(c.isValid(5)).as("the session ended").isFalse();
+        }
+        assertThat(rows()).isEmpty();
+    }
+
+    @Test
     void aTransactionWhoseConnectionIsKilledDuringAStatementCommitsOnce() throws Exception {
         long id;
         try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
