@@ -198,7 +198,16 @@ final class ConnectionFinder {
             return;
         }
         if (state.transactionLog.replayPending()) {
-            replayTransaction(command, connection, pool);
+            TransactionReplay.before(command, connection, state, () -> {
+                if (stillRouting(command)) {
+                    onConnection(command, connection, pool);
+                }
+            }, why -> {
+                if (stillRouting(command)) {
+                    routing = null;
+                    owner.abandon(command, why);
+                }
+            });
             return;
         }
         if (!state.stateInitialised) {
@@ -241,41 +250,6 @@ final class ConnectionFinder {
                 state.transactionLog.clear();
                 state.binding.releaseUnlessTied();
                 fail(command, Replies.BACKEND_LOST, "08S01", unknown);
-            }
-        });
-    }
-
-    /**
-     * The session's transaction was lost with its connection: it runs again on {@code connection}
-     * before {@code command} ({@link TransactionReplay}). A ROLLBACK needs none: the transaction
-     * was rolled back with its connection.
-     */
-    private void replayTransaction(SplitCommand command, TrackedConnection connection, BackendPool pool) {
-        TransactionLog log = state.transactionLog;
-        if (TransactionLog.rollsBack(command, state.sql)) {
-            log.clear();
-            onConnection(command, connection, pool);
-            return;
-        }
-        // In the transaction from its first step on: a connection given back meanwhile is reset.
-        state.binding.transactionBegun();
-        TransactionReplay.run(connection, log, state.readYourWrites, new TransactionReplay.Outcome() {
-            @Override
-            public void replayed() {
-                if (stillRouting(command)) {
-                    log.replayed();
-                    onConnection(command, connection, pool);
-                }
-            }
-
-            @Override
-            public void failed(String why) {
-                if (stillRouting(command)) {
-                    log.replayFailed();
-                    routing = null;
-                    owner.abandon(command, "Lost connection to the backend during the transaction, which could not"
-                            + " be replayed on " + connection.backend().name() + ": " + why);
-                }
             }
         });
     }

@@ -47,6 +47,38 @@ final class TransactionReplay implements ResponseListener {
         this.outcome = outcome;
     }
 
+    /**
+     * The session's transaction was lost with its connection: it runs again on {@code connection}
+     * (the primary's) before {@code command}, which then goes on with {@code goOn}; or the session
+     * cannot go on, {@code abandon} says why. A ROLLBACK needs no replay: the transaction was
+     * rolled back with its connection.
+     */
+    static void before(SplitCommand command, TrackedConnection connection, SplitState state, Runnable goOn,
+                       Consumer<String> abandon) {
+        TransactionLog log = state.transactionLog;
+        if (TransactionLog.rollsBack(command, state.sql)) {
+            log.clear();
+            goOn.run();
+            return;
+        }
+        // In the transaction from its first step on: a connection given back meanwhile is reset.
+        state.binding.transactionBegun();
+        run(connection, log, state.readYourWrites, new Outcome() {
+            @Override
+            public void replayed() {
+                log.replayed();
+                goOn.run();
+            }
+
+            @Override
+            public void failed(String why) {
+                log.replayFailed();
+                abandon.accept("Lost connection to the backend during the transaction, which could not be replayed"
+                        + " on " + connection.backend().name() + ": " + why);
+            }
+        });
+    }
+
     /** Replays {@code log}'s transaction on {@code connection}, then tells {@code outcome}. */
     static void run(TrackedConnection connection, TransactionLog log, ReadYourWrites readYourWrites, Outcome outcome) {
         TransactionReplay replay = new TransactionReplay(connection, log.entries(), outcome);
