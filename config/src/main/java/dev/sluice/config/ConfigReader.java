@@ -25,7 +25,8 @@ final class ConfigReader {
     static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections",
             "send_proxy_protocol");
     static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "read_your_writes_scope",
-            "primary_window", "gtid_wait_timeout", "discover", "preferred_primary", "rules");
+            "primary_window", "gtid_wait_timeout", "discover", "preferred_primary", "rules", "transaction_replay",
+            "transaction_replay_max_size");
     static final List<String> RULE_KEYS = List.of("match", "digest", "route");
     static final List<String> LIMITS_KEYS =
             List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size",
@@ -220,8 +221,12 @@ final class ConfigReader {
         Duration gtidWait = routing.scalar("gtid_wait_timeout", "a duration")
                 .flatMap(v -> v.duration(Duration.ofMillis(1), Duration.ofMinutes(1)))
                 .orElse(RoutingConfig.DEFAULT_GTID_WAIT_TIMEOUT);
+        boolean replay = routing.scalar("transaction_replay", "true or false").flatMap(YamlScalar::bool).orElse(false);
+        long replayMaxSize = routing.scalar("transaction_replay_max_size", ByteSizes.EXPECTED)
+                .flatMap(v -> v.byteSize(0, LimitsConfig.MAX_PACKET_SIZE))
+                .map(Integer::longValue).orElse(RoutingConfig.DEFAULT_TRANSACTION_REPLAY_MAX_SIZE);
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWait, readRules(routing), scope,
-                discover, preferredPrimary);
+                discover, preferredPrimary, replay, replayMaxSize);
     }
 
     private List<RoutingRule> readRules(YamlMapping routing) {

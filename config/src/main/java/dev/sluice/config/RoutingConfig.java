@@ -17,13 +17,20 @@ import java.util.Optional;
  *                           replica_hosts: that, and the primary's replicas join as backends
  * @param preferredPrimary   the {@code role: auto} backend that takes the writes when more than
  *                           one is writable; empty: none does then
+ * @param transactionReplay  split mode: a transaction whose backend connection is lost runs again on
+ *                           a new one when every answer the client saw comes out the same
+ * @param transactionReplayMaxSize the most bytes of statements one transaction records for that;
+ *                           beyond it, that transaction is not replayed
  */
 public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
                             Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
-                            Discover discover, Optional<String> preferredPrimary) {
+                            Discover discover, Optional<String> preferredPrimary, boolean transactionReplay,
+                            long transactionReplayMaxSize) {
 
     public static final Duration DEFAULT_PRIMARY_WINDOW = Duration.ofSeconds(1);
     public static final Duration DEFAULT_GTID_WAIT_TIMEOUT = Duration.ofSeconds(1);
+    /** MaxScale's trx_max_size default. */
+    public static final long DEFAULT_TRANSACTION_REPLAY_MAX_SIZE = 1 << 20;
 
     /**
      * How a session reads what it just wrote in split mode: off (replicas may lag behind it), gtid
@@ -69,6 +76,14 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         }
     }
 
+    /** Without transaction replay. */
+    public RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
+                         Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
+                         Discover discover, Optional<String> preferredPrimary) {
+        this(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules, readYourWritesScope, discover,
+                preferredPrimary, false, DEFAULT_TRANSACTION_REPLAY_MAX_SIZE);
+    }
+
     /** Mode and balancer; the rest at defaults. */
     public RoutingConfig(Mode mode, Balancer balancer) {
         this(mode, balancer, ReadYourWrites.OFF, DEFAULT_PRIMARY_WINDOW, DEFAULT_GTID_WAIT_TIMEOUT, List.of());
@@ -108,6 +123,10 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         Objects.requireNonNull(readYourWritesScope, "read_your_writes_scope");
         Objects.requireNonNull(discover, "discover");
         Objects.requireNonNull(preferredPrimary, "preferred_primary");
+        if (transactionReplayMaxSize < 0) {
+            throw new IllegalArgumentException("transaction_replay_max_size " + transactionReplayMaxSize
+                    + " (expected: >= 0)");
+        }
         rules = List.copyOf(rules);
     }
 
@@ -117,11 +136,16 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
 
     public RoutingConfig withReadYourWrites(ReadYourWrites newMode, ReadYourWritesScope newScope) {
         return new RoutingConfig(mode, balancer, newMode, primaryWindow, gtidWaitTimeout, rules, newScope, discover,
-                preferredPrimary);
+                preferredPrimary, transactionReplay, transactionReplayMaxSize);
     }
 
     public RoutingConfig withDiscover(Discover newDiscover, Optional<String> newPreferredPrimary) {
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
-                readYourWritesScope, newDiscover, newPreferredPrimary);
+                readYourWritesScope, newDiscover, newPreferredPrimary, transactionReplay, transactionReplayMaxSize);
+    }
+
+    public RoutingConfig withTransactionReplay(boolean replay, long maxSize) {
+        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
+                readYourWritesScope, discover, preferredPrimary, replay, maxSize);
     }
 }

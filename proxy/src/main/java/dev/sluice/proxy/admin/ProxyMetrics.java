@@ -104,6 +104,12 @@ public final class ProxyMetrics {
         FunctionCounter.builder("sluice.writes.outcome_unknown", counts, ProxyStats::lostWritesUnknown)
                 .description("Writes lost with their connection whose outcome could not be known (the client got 1927)")
                 .register(registry);
+        FunctionCounter.builder("sluice.transactions.replayed", counts, ProxyStats::transactionsReplayed)
+                .description("Transactions lost with their connection that ran again on a new one, every answer the"
+                        + " same (routing.transaction_replay)").register(registry);
+        FunctionCounter.builder("sluice.transaction.replays.failed", counts, ProxyStats::transactionReplaysFailed)
+                .description("Transactions lost with their connection whose replay answered otherwise or could not"
+                        + " run: the session ended with 1927").register(registry);
     }
 
     private void registerMirror(dev.sluice.proxy.mirror.MirrorStats counts) {

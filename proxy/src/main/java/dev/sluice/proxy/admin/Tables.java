@@ -160,6 +160,8 @@ public final class Tables {
         table.row("writes_retried_read_only", runtime.stats().readOnlyRetries());
         table.row("writes_retried_after_loss", runtime.stats().lostWritesRetried());
         table.row("writes_outcome_unknown", runtime.stats().lostWritesUnknown());
+        table.row("transactions_replayed", runtime.stats().transactionsReplayed());
+        table.row("transaction_replays_failed", runtime.stats().transactionReplaysFailed());
         table.row("sessions", stats.sessions().size());
         table.row("sessions_started", stats.sessionsStarted());
         table.row("statements_to_primary", stats.statementsToPrimary());
