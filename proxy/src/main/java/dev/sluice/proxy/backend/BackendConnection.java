@@ -55,13 +55,7 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     private long idleSinceNanos = System.nanoTime();
     private PoolKey poolKey;
     private volatile boolean slotHandedOver;
-    /**
-     * KILL QUERY statements sent for this connection's thread that the server has not answered:
-     * until it has, the connection must not run another session's statement, which a late KILL
-     * would interrupt. A release meanwhile waits in {@link #afterKills}.
-     */
-    private int killsPending;
-    private Runnable afterKills;
+    private final KillsInFlight kills = new KillsInFlight();
 
     BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, int inspectLimit,
                       CommandsInFlight commandsInFlight) {
@@ -136,25 +130,17 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
 
     /** A KILL QUERY of this connection's thread is on its way to the server (see {@link #killEnded}). */
     public void killStarted() {
-        killsPending++;
+        kills.started();
     }
 
     /** The server answered a KILL QUERY of this connection's thread; a release held back meanwhile goes ahead. */
     public void killEnded() {
-        if (--killsPending == 0 && afterKills != null) {
-            Runnable release = afterKills;
-            afterKills = null;
-            release.run();
-        }
+        kills.ended();
     }
 
     /** Whether {@code release} must wait for the server to answer a KILL of this thread; if so it runs then. */
     boolean releaseAfterKills(Runnable release) {
-        if (killsPending == 0) {
-            return false;
-        }
-        afterKills = release;
-        return true;
+        return kills.holdRelease(release);
     }
 
     /** Given back to its pool: idle from now on. */
