@@ -32,6 +32,7 @@ public final class AnswerChecksum {
 
     private boolean deprecateEof;
     private boolean metadataFollowsByte;
+    private boolean extendedMetadata;
 
     private State state = State.FIRST;
     private long columnsLeft;
@@ -54,6 +55,7 @@ public final class AnswerChecksum {
     public void begin(long capabilities) {
         deprecateEof = Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF);
         metadataFollowsByte = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA);
+        extendedMetadata = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_EXTENDED_METADATA);
         state = State.FIRST;
         continuation = false;
         rows = new RowChecksum();
@@ -183,6 +185,10 @@ public final class AnswerChecksum {
         columns = RowChecksum.fnv(columns, p, p.readerIndex(), nameLength);
         p.skipBytes(nameLength);
         Wire.skipStringLenenc(p);
+        if (extendedMetadata) {
+            // MariaDB's extended type info (a JSON or UUID format name): the other side may not have asked for it.
+            Wire.skipStringLenenc(p);
+        }
         Wire.readIntLenenc(p);
         p.skipBytes(2 + 4);
         columns = RowChecksum.fnv(RowChecksum.fnv(columns, 0), Wire.readInt1(p));

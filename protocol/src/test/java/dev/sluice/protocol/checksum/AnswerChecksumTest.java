@@ -28,6 +28,16 @@ class AnswerChecksumTest {
     }
 
     @Test
+    void mariaDbsExtendedTypeInfoIsNotADifference() {
+        long extended = DEPRECATE_EOF | Capabilities.MARIADB_CLIENT_EXTENDED_METADATA;
+        Answer withInfo = read(extended, resultSet(true, true, List.of("id", "doc"), "1", "{}"));
+        Answer without = read(CLASSIC, resultSet(false, List.of("id", "doc"), "1", "{}"));
+
+        assertThat(withInfo.differenceFrom(without, true, "client", "shadow")).isNull();
+        assertThat(withInfo).isEqualTo(without);
+    }
+
+    @Test
     void rowsInAnotherOrderDifferOnlyUnderOrderBy() {
         Answer a = read(CLASSIC, resultSet(false, List.of("id"), "1", "2"));
         Answer b = read(CLASSIC, resultSet(false, List.of("id"), "2", "1"));
@@ -117,6 +127,15 @@ class AnswerChecksumTest {
 
     /** Column count, definitions, [EOF], rows of {@code values} (row-major), then EOF or a 0xFE OK. */
     private static List<ByteBuf> resultSet(boolean deprecateEof, List<String> columns, String... values) {
+        return resultSet(deprecateEof, false, columns, values);
+    }
+
+    /**
+     * As above; with {@code extendedInfo}, each definition carries MariaDB's extended type info, a
+     * JSON format for columns named doc, none for the others.
+     */
+    private static List<ByteBuf> resultSet(boolean deprecateEof, boolean extendedInfo, List<String> columns,
+                                           String... values) {
         List<ByteBuf> packets = new ArrayList<>();
         ByteBuf count = Unpooled.buffer();
         Wire.writeIntLenenc(count, columns.size());
@@ -125,6 +144,16 @@ class AnswerChecksumTest {
             ByteBuf def = Unpooled.buffer();
             for (String field : List.of("def", "test", "t", "t", name, name)) {
                 Wire.writeStringLenenc(def, field);
+            }
+            if (extendedInfo) {
+                ByteBuf info = Unpooled.buffer();
+                if (name.equals("doc")) {
+                    info.writeByte(1); // the format name
+                    Wire.writeStringLenenc(info, "json");
+                }
+                Wire.writeIntLenenc(def, info.readableBytes());
+                def.writeBytes(info);
+                info.release();
             }
             def.writeByte(0x0c).writeShortLE(45).writeIntLE(11).writeByte(3).writeShortLE(0).writeByte(0).writeShortLE(0);
             packets.add(def);
