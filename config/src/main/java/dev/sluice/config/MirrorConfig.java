@@ -17,9 +17,11 @@ import java.util.Optional;
  * @param queueBytes  the bytes those copies may hold together (also taken from limits.buffered_memory)
  * @param connections connections to the shadow, each running one copy at a time
  * @param timeout     how long the shadow may take to answer one copy before it counts as failed
+ * @param sample      the share of the statements that qualify that are copied, above 0 up to 1
  */
 public record MirrorConfig(boolean enabled, Optional<HostPort> address, Optional<String> user, Optional<String> password,
-                           Statements statements, int queueSize, int queueBytes, int connections, Duration timeout) {
+                           Statements statements, int queueSize, int queueBytes, int connections, Duration timeout,
+                           double sample) {
 
     public static final int DEFAULT_QUEUE_SIZE = 10_000;
     public static final int MAX_QUEUE_SIZE = 1 << 20;
@@ -30,6 +32,8 @@ public record MirrorConfig(boolean enabled, Optional<HostPort> address, Optional
     public static final int MAX_CONNECTIONS = 64;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    /** One statement in a million: below that a digest would hardly ever be compared. */
+    public static final double MIN_SAMPLE = 0.000001;
 
     /** Which statements are copied to the shadow. */
     public enum Statements {
@@ -68,6 +72,10 @@ public record MirrorConfig(boolean enabled, Optional<HostPort> address, Optional
             throw new IllegalArgumentException("connections: " + connections
                     + " is out of range (expected: an integer from 1 to " + MAX_CONNECTIONS + ")");
         }
+        if (!(sample >= MIN_SAMPLE && sample <= 1)) {
+            throw new IllegalArgumentException("sample: " + sample + " is out of range (expected: a fraction from "
+                    + MIN_SAMPLE + " to 1)");
+        }
         if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(MAX_TIMEOUT) > 0) {
             throw new IllegalArgumentException("timeout: " + Durations.format(timeout) + " is out of range (expected: 1ms to "
                     + Durations.format(MAX_TIMEOUT) + ")");
@@ -77,29 +85,35 @@ public record MirrorConfig(boolean enabled, Optional<HostPort> address, Optional
     /** Mirroring off. */
     public static MirrorConfig off() {
         return new MirrorConfig(false, Optional.empty(), Optional.empty(), Optional.empty(), Statements.READS,
-                DEFAULT_QUEUE_SIZE, DEFAULT_QUEUE_BYTES, DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT);
+                DEFAULT_QUEUE_SIZE, DEFAULT_QUEUE_BYTES, DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT, 1);
     }
 
     /** Reads to {@code shadow}, every other setting at its default. */
     public static MirrorConfig to(HostPort shadow) {
         return new MirrorConfig(true, Optional.of(shadow), Optional.empty(), Optional.empty(), Statements.READS,
-                DEFAULT_QUEUE_SIZE, DEFAULT_QUEUE_BYTES, DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT);
+                DEFAULT_QUEUE_SIZE, DEFAULT_QUEUE_BYTES, DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT, 1);
     }
 
     public MirrorConfig withStatements(Statements which) {
-        return new MirrorConfig(enabled, address, user, password, which, queueSize, queueBytes, connections, timeout);
+        return new MirrorConfig(enabled, address, user, password, which, queueSize, queueBytes, connections, timeout, sample);
     }
 
     public MirrorConfig withAccount(String name, String secret) {
         return new MirrorConfig(enabled, address, Optional.of(name), Optional.of(secret), statements, queueSize, queueBytes,
-                connections, timeout);
+                connections, timeout, sample);
     }
 
     public MirrorConfig withQueue(int size, int bytes) {
-        return new MirrorConfig(enabled, address, user, password, statements, size, bytes, connections, timeout);
+        return new MirrorConfig(enabled, address, user, password, statements, size, bytes, connections, timeout, sample);
     }
 
     public MirrorConfig withConnections(int count, Duration newTimeout) {
-        return new MirrorConfig(enabled, address, user, password, statements, queueSize, queueBytes, count, newTimeout);
+        return new MirrorConfig(enabled, address, user, password, statements, queueSize, queueBytes, count, newTimeout,
+                sample);
+    }
+
+    public MirrorConfig withSample(double share) {
+        return new MirrorConfig(enabled, address, user, password, statements, queueSize, queueBytes, connections, timeout,
+                share);
     }
 }

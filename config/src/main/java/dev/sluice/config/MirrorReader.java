@@ -8,7 +8,7 @@ import java.util.Optional;
 final class MirrorReader {
 
     static final List<String> KEYS = List.of("enabled", "address", "user", "password", "statements", "queue_size",
-            "queue_bytes", "connections", "timeout");
+            "queue_bytes", "connections", "timeout", "sample");
 
     private final Problems problems;
 
@@ -36,10 +36,27 @@ final class MirrorReader {
                 .flatMap(v -> v.integer(1, MirrorConfig.MAX_CONNECTIONS)).orElse(defaults.connections());
         Duration timeout = mirror.scalar("timeout", Durations.EXPECTED)
                 .flatMap(v -> v.duration(Duration.ofMillis(1), MirrorConfig.MAX_TIMEOUT)).orElse(defaults.timeout());
+        double sample = mirror.scalar("sample", "a fraction from " + MirrorConfig.MIN_SAMPLE + " to 1")
+                .flatMap(v -> v.convert(MirrorReader::fraction)).orElse(defaults.sample());
         if (enabled && address.isEmpty() && problems.count() == before) {
             mirror.missing("address", "the shadow's host:port when mirror is enabled");
         }
         return mirror.build(before, () -> new MirrorConfig(enabled, address, user, password, statements, queueSize,
-                queueBytes, connections, timeout), defaults);
+                queueBytes, connections, timeout, sample), defaults);
+    }
+
+    private static double fraction(String text) {
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(Messages.quote(text) + " is not a number (expected: a fraction from "
+                    + MirrorConfig.MIN_SAMPLE + " to 1, e.g. 0.1)");
+        }
+        if (!(value >= MirrorConfig.MIN_SAMPLE && value <= 1)) {
+            throw new IllegalArgumentException(text + " is out of range (expected: a fraction from "
+                    + MirrorConfig.MIN_SAMPLE + " to 1)");
+        }
+        return value;
     }
 }

@@ -33,11 +33,12 @@ class MirrorConfigTest {
                   queue_bytes: 2M
                   connections: 4
                   timeout: 3s
+                  sample: 0.25
                 """, "sluice.yaml", Map.of());
 
         assertThat(config.mirror()).isEqualTo(new MirrorConfig(true, Optional.of(HostPort.parse("shadow.example:3307")),
                 Optional.of("mirror"), Optional.of("secret"), MirrorConfig.Statements.ALL, 500, 2 << 20, 4,
-                Duration.ofSeconds(3)));
+                Duration.ofSeconds(3), 0.25));
     }
 
     @Test
@@ -61,6 +62,7 @@ class MirrorConfigTest {
                   connections: 100
                   timeout: soon
                   colour: red
+                  sample: 2
                 """)).containsExactly(
                 "sluice.yaml:3:12: mirror.address: \"shadow\" has no port (expected: host:port, e.g. 127.0.0.1:3306"
                         + " or [::1]:3306)",
@@ -70,7 +72,8 @@ class MirrorConfigTest {
                 "sluice.yaml:7:16: mirror.connections: 100 is out of range (expected: an integer from 1 to 64)",
                 "sluice.yaml:8:12: mirror.timeout: \"soon\" is not a duration (expected: " + Durations.EXPECTED + ")",
                 "sluice.yaml:9:3: mirror: unknown key \"colour\" (expected one of: enabled, address, user, password,"
-                        + " statements, queue_size, queue_bytes, connections, timeout)");
+                        + " statements, queue_size, queue_bytes, connections, timeout, sample)",
+                "sluice.yaml:10:11: mirror.sample: 2 is out of range (expected: a fraction from 1.0E-6 to 1)");
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The event-loop side of mirroring: follows each session's schema and session variables, picks
@@ -46,11 +47,14 @@ final class MirrorObserver implements StatementObserver {
             StatementKind.ACCOUNT);
 
     private final boolean all;
+    /** The share of qualifying statements copied: a busy proxy mirrors a sample (see overhead.sh --mirror). */
+    private final double sample;
     private final MirrorQueue queue;
     private final MirrorStats stats;
 
     MirrorObserver(MirrorConfig config, MirrorQueue queue, MirrorStats stats) {
         this.all = config.statements() == MirrorConfig.Statements.ALL;
+        this.sample = config.sample();
         this.queue = queue;
         this.stats = stats;
     }
@@ -142,11 +146,10 @@ final class MirrorObserver implements StatementObserver {
     }
 
     private boolean copied(MirrorSession mirror, Classification found) {
-        if (!all) {
-            return found.readOnly() && !mirror.inTransaction;
-        }
-        return !NEVER.contains(found.kind()) && found.sessionEffects().isEmpty()
-                && found.transactionEffect() == TransactionEffect.NONE;
+        boolean qualifies = all ? !NEVER.contains(found.kind()) && found.sessionEffects().isEmpty()
+                && found.transactionEffect() == TransactionEffect.NONE
+                : found.readOnly() && !mirror.inTransaction;
+        return qualifies && (sample >= 1 || ThreadLocalRandom.current().nextDouble() < sample);
     }
 
     private static MirrorSession session(SessionInfo session) {

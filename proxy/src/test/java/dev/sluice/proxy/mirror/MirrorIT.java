@@ -147,6 +147,27 @@ class MirrorIT {
     }
 
     @Test
+    void aSampleCopiesAboutItsShareOfTheReads() throws Exception {
+        int statements = 400;
+        try (ProxyServer proxy = ProxyFixture.start(config(RoutingConfig.Mode.SESSION, toShadow().withSample(0.25)))) {
+            MirrorStats stats = proxy.runtime().mirror().stats();
+            try (Connection c = ProxyFixture.connect(proxy, SCHEMA, "useServerPrepStmts=false");
+                 Statement s = c.createStatement()) {
+                for (int i = 0; i < statements; i++) {
+                    read(s, "SELECT name AS sampled FROM same WHERE id = " + (i % 3 + 1));
+                }
+            }
+            // 100 expected; binomial(400, 0.25) leaves [60, 140] once in about 10^8 runs.
+            await().atMost(Duration.ofSeconds(30)).until(() -> stats.queuedCount() == stats.comparedCount()
+                    + stats.failedCount());
+            assertThat(stats.droppedCount()).isZero();
+            long copied = stats.digests().stream().filter(d -> d.text().contains("sampled"))
+                    .mapToLong(MirrorDigest::compared).sum();
+            assertThat(copied).isBetween(60L, 140L);
+        }
+    }
+
+    @Test
     void aShadowThatIsDownCountsFailuresAndTheClientSeesNothing() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0)) {
