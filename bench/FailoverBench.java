@@ -52,8 +52,15 @@ public final class FailoverBench {
     }
 
     record Row(String primaryWait, String killed, long downMs, long writePauseMs, long readPauseMs, long recoverMs,
-               long writes, long reads, int clientErrors, String sysbench, int lost, int duplicated, String unknown,
-               String rerun) {
+               long writes, long reads, int clientErrors, int transactionErrors, String sysbench, int lost,
+               int duplicated, String unknown, String rerun, String replayed) {
+    }
+
+    /** One run's proxy settings: primary_wait, and whether lost transactions are replayed. */
+    record Setting(String primaryWait, boolean transactionReplay) {
+        String label() {
+            return primaryWait + (transactionReplay ? "+replay" : "");
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -61,6 +68,7 @@ public final class FailoverBench {
         Files.createDirectories(out);
         int writers = env("WRITERS", 4);
         int readers = env("READERS", 2);
+        int transactional = env("TX_WRITERS", 2);
         int sbThreads = env("SB_THREADS", 8);
         int runSeconds = env("RUN_SECONDS", 16);
         int downMs = env("DOWN_MS", 1000);
@@ -80,14 +88,18 @@ public final class FailoverBench {
                     "--table-size=10000", "prepare"), 120);
             cluster.awaitReplicaCatchUp(Duration.ofSeconds(60));
             System.err.printf("cluster: %s; %d writers and %d readers here, sysbench oltp_read_only --skip_trx at %d"
-                            + " threads; %d s per run, the server down %d ms; health interval %s, fail_after 2,"
-                            + " recover_after %d%n", cluster.servers(), writers, readers, sbThreads, runSeconds, downMs,
-                    interval, recoverAfter);
+                            + " threads, %d writers of two-insert transactions; %d s per run, the server down %d ms;"
+                            + " health interval %s, fail_after 2, recover_after %d%n", cluster.servers(), writers,
+                    readers, sbThreads, transactional, runSeconds, downMs, interval, recoverAfter);
             for (String killed : List.of("primary", "replica1")) {
-                for (String wait : List.of(primaryWait, "0s")) {
+                List<Setting> settings = killed.equals("primary")
+                        ? List.of(new Setting(primaryWait, true), new Setting(primaryWait, false), new Setting("0s", false))
+                        : List.of(new Setting(primaryWait, false), new Setting("0s", false));
+                for (Setting setting : settings) {
                     MariaDbServer victim = killed.equals("primary") ? primary : cluster.replicas().get(0);
-                    String yaml = config(cluster, freePort(), freePort(), freePort(), wait, interval, recoverAfter);
-                    rows.add(scenario(out, cluster, victim, yaml, wait, writers, readers, sbThreads, runSeconds, downMs));
+                    String yaml = config(cluster, freePort(), freePort(), freePort(), setting, interval, recoverAfter);
+                    rows.add(scenario(out, cluster, victim, yaml, setting.label(), new Load.Clients(writers, readers,
+                            transactional), sbThreads, runSeconds, downMs));
                     try (Connection c = primary.openAdmin(); Statement s = c.createStatement()) {
                         s.execute("TRUNCATE TABLE sluice_test.ha_writes");
                     }
@@ -99,7 +111,7 @@ public final class FailoverBench {
     }
 
     private static Row scenario(Path out, MariaDbCluster cluster, MariaDbServer victim, String yaml, String wait,
-                                int writers, int readers, int sbThreads, int runSeconds, int downMs) throws Exception {
+                                Load.Clients clients, int sbThreads, int runSeconds, int downMs) throws Exception {
         String tag = victim.name() + "-wait" + wait;
         Path config = out.resolve("sluice-" + tag + ".yaml");
         Files.writeString(config, yaml);
@@ -115,7 +127,7 @@ public final class FailoverBench {
                     "--table-size=10000", "--skip_trx=on", "--threads=" + sbThreads, "--time=" + runSeconds,
                     "--mysql-ignore-errors=all", "--report-interval=1", "run")
                     .redirectErrorStream(true).redirectOutput(out.resolve("sysbench-" + tag + ".log").toFile()).start();
-            Load load = new Load(port, writers, readers).start();
+            Load load = new Load(port, clients).start();
             TimeUnit.SECONDS.sleep(3);
             long killed = System.nanoTime();
             victim.kill();
@@ -142,10 +154,12 @@ public final class FailoverBench {
             String metrics = metrics(yaml);
             return new Row(wait, victim.name(), (back - killed) / 1_000_000, load.pause(true, killed) / 1_000_000,
                     load.pause(false, killed) / 1_000_000, recovered < 0 ? -1 : (recovered - back) / 1_000_000,
-                    load.count(true), load.count(false), load.errors(), field(sb, "ignored errors: *([0-9]+)") + " of "
+                    load.count(true), load.count(false), load.errors(), load.transactionErrors(), field(sb, "ignored errors: *([0-9]+)") + " of "
                     + field(sb, "queries: *([0-9]+)"), lost, duplicated, unknownOutcomes(load) + "/" + unknownRan,
                     field(metrics, "sluice_writes_retried_total\\{reason=\"lost\",?\\} ([0-9]+)") + "/"
-                    + field(metrics, "sluice_writes_retried_total\\{reason=\"read_only\",?\\} ([0-9]+)"));
+                    + field(metrics, "sluice_writes_retried_total\\{reason=\"read_only\",?\\} ([0-9]+)"),
+                    field(metrics, "sluice_transactions_replayed_total(?:\\{\\})? ([0-9.]+)") + "/"
+                    + field(metrics, "sluice_transaction_replays_failed_total(?:\\{\\})? ([0-9.]+)"));
         } finally {
             proxy.destroy();
             proxy.waitFor(30, TimeUnit.SECONDS);
@@ -165,7 +179,7 @@ public final class FailoverBench {
         return response.body();
     }
 
-    private static String config(MariaDbCluster cluster, int port, int http, int sql, String wait, String interval,
+    private static String config(MariaDbCluster cluster, int port, int http, int sql, Setting setting, String interval,
                                  int recoverAfter) {
         StringBuilder yaml = new StringBuilder("listen: " + H + ":" + port + "\nusers:\n  - {name: " + TestUsers.APP_USER
                 + ", password: " + TestUsers.APP_PASSWORD + "}\nbackends:\n");
@@ -174,34 +188,84 @@ public final class FailoverBench {
                     .append(server.port()).append("\", role: ")
                     .append(server == cluster.primary() ? "primary" : "replica").append("}\n");
         }
-        return yaml.append("routing: {mode: split}\ntimeouts: {primary_wait: ").append(wait)
+        return yaml.append("routing: {mode: split, transaction_replay: ").append(setting.transactionReplay())
+                .append("}\ntimeouts: {primary_wait: ").append(setting.primaryWait())
                 .append("}\nhealth: {interval: ").append(interval).append(", fail_after: 2, recover_after: ")
                 .append(recoverAfter).append("}\nadmin: {http: \"").append(H).append(':').append(http)
                 .append("\", sql: \"").append(H).append(':').append(sql).append("\"}\n").toString();
     }
 
-    /** The writers and readers here: every outcome as the client saw it. */
+    /**
+     * The writers, readers and transactional writers here: every outcome as the client saw it. A
+     * transaction's two rows count as two acknowledged writes once its COMMIT is answered.
+     */
     static final class Load {
+        /** Client ids from here on run transactions; their failures are counted apart. */
+        static final int FIRST_TRANSACTIONAL = 1000;
+        static final int THINK_MS = 20;
+
+        record Clients(int writers, int readers, int transactional) {
+        }
+
         final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final ExecutorService threads;
         private final int port;
-        private final int writers;
-        private final int readers;
+        private final Clients clients;
 
-        Load(int port, int writers, int readers) {
+        Load(int port, Clients clients) {
             this.port = port;
-            this.writers = writers;
-            this.readers = readers;
-            this.threads = Executors.newFixedThreadPool(writers + readers);
+            this.clients = clients;
+            this.threads = Executors.newFixedThreadPool(clients.writers() + clients.readers() + clients.transactional());
         }
 
         Load start() {
-            for (int i = 1; i <= writers + readers; i++) {
+            for (int i = 1; i <= clients.writers() + clients.readers(); i++) {
                 int client = i;
-                threads.submit(() -> run(client, client <= writers));
+                threads.submit(() -> run(client, client <= clients.writers()));
+            }
+            for (int i = 0; i < clients.transactional(); i++) {
+                int client = FIRST_TRANSACTIONAL + i;
+                threads.submit(() -> run(client, true));
             }
             return this;
+        }
+
+        /** BEGIN, two inserts (rows first and first + 1) each followed by think time, COMMIT: both rows or neither. */
+        private void transaction(Connection connection, int client, int first) throws SQLException {
+            connection.setAutoCommit(false);
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO ha_writes (client, seq, port) VALUES (?, ?, @@port)")) {
+                for (int row = 0; row < 2; row++) {
+                    insert.setInt(1, client);
+                    insert.setInt(2, first + row);
+                    insert.executeUpdate();
+                    thinkTime();
+                }
+                connection.commit();
+            } catch (SQLException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException gone) {
+                    // the connection is gone with the transaction
+                }
+                throw e;
+            } finally {
+                try {
+                    connection.setAutoCommit(true);
+                } catch (SQLException gone) {
+                    // checked by the caller's isValid
+                }
+            }
+        }
+
+        /** An application's work between its statements: the transaction stays open meanwhile. */
+        private static void thinkTime() {
+            try {
+                TimeUnit.MILLISECONDS.sleep(THINK_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         private void run(int client, boolean write) {
@@ -216,7 +280,12 @@ public final class FailoverBench {
                                 TestUsers.APP_USER, TestUsers.APP_PASSWORD);
                     }
                     int answered = 0;
-                    if (write) {
+                    if (client >= FIRST_TRANSACTIONAL) {
+                        transaction(connection, client, 2 * seq);
+                        outcomes.add(new Outcome(System.nanoTime(), true, client, 2 * seq, 0, 0, null));
+                        outcomes.add(new Outcome(System.nanoTime(), true, client, 2 * seq + 1, 0, 0, null));
+                        continue;
+                    } else if (write) {
                         try (PreparedStatement insert = connection.prepareStatement(
                                 "INSERT INTO ha_writes (client, seq, port) VALUES (?, ?, @@port)")) {
                             insert.setInt(1, client);
@@ -231,7 +300,8 @@ public final class FailoverBench {
                     }
                     outcomes.add(new Outcome(System.nanoTime(), write, client, seq, answered, 0, null));
                 } catch (SQLException e) {
-                    outcomes.add(new Outcome(System.nanoTime(), write, client, seq, 0, e.getErrorCode(), e.getMessage()));
+                    outcomes.add(new Outcome(System.nanoTime(), write, client, client >= FIRST_TRANSACTIONAL ? 2 * seq : seq,
+                            0, e.getErrorCode(), e.getMessage()));
                     try {
                         if (connection != null && !connection.isValid(2)) {
                             connection.close();
@@ -284,6 +354,10 @@ public final class FailoverBench {
             return (int) outcomes.stream().filter(o -> o.code() != 0).count();
         }
 
+        int transactionErrors() {
+            return (int) outcomes.stream().filter(o -> o.code() != 0 && o.client() >= FIRST_TRANSACTIONAL).count();
+        }
+
         Map<String, Long> errorsByMessage() {
             Map<String, Long> counts = new TreeMap<>();
             outcomes.stream().filter(o -> o.code() != 0).forEach(o -> counts.merge(o.code() + " "
@@ -303,24 +377,29 @@ public final class FailoverBench {
 
     private static void print(List<Row> rows) {
         System.out.println();
-        System.out.printf("%-12s %-9s %7s %11s %10s %10s %7s %7s %7s %-17s %5s %10s %8s %7s%n", "primary_wait", "killed",
-                "down_ms", "w_pause_ms", "r_pause_ms", "recover_ms", "writes", "reads", "errors", "sysbench_errors",
-                "lost", "duplicated", "unknown", "rerun");
+        System.out.printf("%-12s %-9s %7s %11s %10s %10s %7s %7s %7s %9s %-17s %5s %10s %8s %7s %9s%n", "primary_wait",
+                "killed", "down_ms", "w_pause_ms", "r_pause_ms", "recover_ms", "writes", "reads", "errors", "tx_errors",
+                "sysbench_errors", "lost", "duplicated", "unknown", "rerun", "replayed");
         for (Row r : rows) {
-            System.out.printf("%-12s %-9s %7d %11d %10d %10d %7d %7d %7d %-17s %5d %10d %8s %7s%n", r.primaryWait(),
+            System.out.printf("%-12s %-9s %7d %11d %10d %10d %7d %7d %7d %9d %-17s %5d %10d %8s %7s %9s%n", r.primaryWait(),
                     r.killed(), r.downMs(), r.writePauseMs(), r.readPauseMs(), r.recoverMs(), r.writes(), r.reads(),
-                    r.clientErrors(), r.sysbench(), r.lost(), r.duplicated(), r.unknown(), r.rerun());
+                    r.clientErrors(), r.transactionErrors(), r.sysbench(), r.lost(), r.duplicated(), r.unknown(),
+                    r.rerun(), r.replayed());
         }
         System.out.println("""
 
                 down_ms: from the kill to the server taking connections again (started after DOWN_MS)
                 w_pause_ms, r_pause_ms: the longest time without an acknowledged write / an answered read here
                 recover_ms: from the server's start to the first write it ran (primary) or read it answered (replica)
-                errors: statements of the writers and readers here that failed; sysbench_errors: its ignored errors
+                errors: statements of the writers and readers here that failed, transactions included; tx_errors: of
+                  them, the transactional writers' (BEGIN, two inserts, COMMIT; acknowledged rows count as writes)
+                sysbench_errors: its ignored errors
                 lost: acknowledged writes not on the primary; duplicated: (client, seq) found twice
                 unknown: writes that failed with 1927 (lost with their connection, outcome unknown) / of them, those that ran
                 rerun: writes the proxy ran again, lost with their connection and shown not to have run / refused as read_only
-                primary_wait 0s is the baseline: statements fail at once while no primary is up""");
+                replayed: transactions the proxy ran again after their connection was lost / replays that failed
+                primary_wait 0s is the baseline: statements fail at once while no primary is up; +replay:
+                  routing.transaction_replay on, a transaction lost with its connection runs again on the next""");
     }
 
     private static String field(String text, String regex) {

@@ -5,22 +5,24 @@
 #                            proxy in split mode as a process of its own, sysbench reading through it
 #                            in another (oltp_read_only, autocommit, errors ignored and counted), and
 #                            writers and readers in the bench's JVM inserting (client, seq) rows one
-#                            autocommit statement at a time. The primary, then replica1, is killed
+#                            autocommit statement at a time, and writers of two-insert transactions
+#                            (BEGIN, INSERT, INSERT, COMMIT). The primary, then replica1, is killed
 #                            (SIGKILL) and started again DOWN_MS later. Prints per scenario the client
 #                            errors, the writes lost and duplicated (the rows on the primary held
 #                            against what was acknowledged), writes of unknown outcome, the longest
 #                            pause of writes and reads, and the time from the restart until the server
 #                            takes work again. Each scenario runs with timeouts.primary_wait
 #                            (PRIMARY_WAIT) and with 0s, the baseline from the same run: what the proxy
-#                            did before it waited (statements fail at once while no primary is up).
+#                            did before it waited (statements fail at once while no primary is up);
+#                            the primary's kill also runs with routing.transaction_replay on.
 #
-# Knobs (defaults in brackets): WRITERS [4] READERS [2] SB_THREADS [8] RUN_SECONDS [16] DOWN_MS [1000]
+# Knobs (defaults in brackets): WRITERS [4] READERS [2] TX_WRITERS [2] SB_THREADS [8] RUN_SECONDS [16] DOWN_MS [1000]
 #   PRIMARY_WAIT [10s: a restart of MariaDB took 1.5 to 4 s on the 2-core bench machine, and the
 #   primary is back in rotation one check later; the proxy's default is 5s] HEALTH_INTERVAL [500ms]
 #   RECOVER_AFTER [1] (fail_after is 2)
 #   SLUICE_HOME [this repository]  SLUICE_TARGET [target-bench]: the build folder (built when sources changed)
 #   OUT [bench/out/failover-<time>]  the proxies' and sysbench's logs, the configs
-# Takes about 2 minutes. Nothing leaves 127.0.0.1.
+# Takes about 3 minutes. Nothing leaves 127.0.0.1.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -23,6 +23,12 @@
 #   bench/overhead.sh --stats         the stats' cost: the same A/B with the digest table off
 #                                     (stats: digests: false) vs stats at full detail (the default);
 #                                     prints the ratio (target >= 0.97, issue 6) and the CPU per query
+#   bench/overhead.sh --mirror        mirroring's cost to clients: the same A/B, point selects as text
+#                                     statements (mirroring copies no prepared statement), through a
+#                                     proxy without mirror and one copying every read to the backend
+#                                     itself as its shadow; prints the ratio (target >= 0.95), the CPU
+#                                     per query, and what the mirror compared and dropped. The shadow
+#                                     shares the server and its cores: drops show it falling behind
 #   bench/overhead.sh --io-uring      the same A/B between the proxy on epoll (-Dsluice.transport=epoll)
 #                                     and on io_uring (the default where the kernel allows it)
 #   bench/overhead.sh --ab            the same A/B between the proxy as configured by default (A)
@@ -91,6 +97,7 @@ while [ $# -gt 0 ]; do
     --profile) PROFILE=1; shift ;;
     --capture) MODE=capture; shift ;;
     --stats) MODE=stats; shift ;;
+    --mirror) MODE=mirror; shift ;;
     --io-uring) MODE=transport; shift ;;
     --ab) MODE=ab; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -230,6 +237,7 @@ EOF
 # ------------------------------------------------------ point selects -----
 SB=(sysbench oltp_point_select --db-driver=mysql --mysql-ssl=off --mysql-user=$DB_USER --mysql-password=$DB_PASS
     --mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE" --report-interval=0)
+[ "$MODE" = mirror ] && SB+=(--db-ps-mode=disable)
 sb_field() { # file field
   case $2 in
     qps) sed -n 's/.*queries: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$1" ;;
@@ -589,6 +597,15 @@ run_stats() {
   log "digests-off: $(admin_sql "$A_ADMIN" 'SELECT digest FROM digests' | grep -c .) digests kept"
   ab_summary digests-off digests-on 0.97 "stats at full detail" | tee "$OUT/summary.txt"
 }
+run_mirror() {
+  run_ab mirror-off "" mirror-on "mirror:
+  address: $H:$DB_PORT
+  user: $DB_USER
+  password: $DB_PASS
+  statements: reads"
+  log "mirror: $(admin_sql "$B_ADMIN" 'SHOW MIRROR' | awk -F'\t' '{print "queued " $7 ", dropped " $8 ", compared " $9 ", mismatched " $10 ", failed " $11}')"
+  ab_summary mirror-off mirror-on 0.95 "mirroring every read" | tee "$OUT/summary.txt"
+}
 run_transport() {
   run_ab epoll "" io_uring "" "-Dsluice.transport=io_uring" "-Dsluice.transport=epoll"
   log "transports: $(grep -ho "transport [a-z_]*" "$OUT/proxy-epoll.log" "$OUT/proxy-io_uring.log" | tr '\n' ' ')"
@@ -607,6 +624,7 @@ case $MODE in
   ab) run_custom_ab ;;
   capture) run_capture ;;
   stats) run_stats ;;
+  mirror) run_mirror ;;
   transport) run_transport ;;
   *) run_points ;;
 esac

@@ -20,12 +20,13 @@ final class ConfigReader {
 
     static final List<String> TOP_KEYS =
             List.of("listen", "users", "backends", "routing", "limits", "timeouts", "tls", "event_loops", "admin", "health",
-                    "stats", "capture", "proxy_protocol_networks");
+                    "stats", "capture", "proxy_protocol_networks", "mirror");
     static final List<String> USER_KEYS = List.of("name", "password", "password_hash");
     static final List<String> BACKEND_KEYS = List.of("name", "address", "role", "weight", "max_connections",
             "send_proxy_protocol");
     static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "read_your_writes_scope",
-            "primary_window", "gtid_wait_timeout", "discover", "preferred_primary", "rules");
+            "primary_window", "gtid_wait_timeout", "discover", "preferred_primary", "rules", "transaction_replay",
+            "transaction_replay_max_size");
     static final List<String> RULE_KEYS = List.of("match", "digest", "route");
     static final List<String> LIMITS_KEYS =
             List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size",
@@ -54,10 +55,10 @@ final class ConfigReader {
         List<IpNetwork> proxyProtocolNetworks = readNetworks(top, "proxy_protocol_networks");
         List<UserConfig> users = readUsers(top);
         YamlMapping routingSection = top.section("routing", ROUTING_KEYS);
-        Optional<YamlScalar> discoverValue = routingSection.scalar("discover", "off or read_only");
+        Optional<YamlScalar> discoverValue = routingSection.scalar("discover", "off, read_only or replica_hosts");
         RoutingConfig.Discover discover = discoverValue.flatMap(v -> v.enumValue(RoutingConfig.Discover.class))
                 .orElse(RoutingConfig.Discover.OFF);
-        List<BackendConfig> backends = readBackends(top, discover == RoutingConfig.Discover.READ_ONLY
+        List<BackendConfig> backends = readBackends(top, discover.readsRoles()
                 ? BackendConfig.Role.AUTO : BackendConfig.Role.PRIMARY);
         RoutingConfig routing = readRouting(routingSection, backends, users, discover);
         LimitsConfig limits = readLimits(top.section("limits", LIMITS_KEYS));
@@ -71,9 +72,10 @@ final class ConfigReader {
         new DiscoveryChecks(problems).check(top, routingSection, discoverValue, backends, users, health);
         StatsConfig stats = operations.readStats(top.section("stats", OperationsReader.STATS_KEYS));
         CaptureConfig capture = new CaptureReader(problems, env, baseDir).read(top.section("capture", CaptureReader.KEYS));
+        MirrorConfig mirror = new MirrorReader(problems).read(top.section("mirror", MirrorReader.KEYS));
         problems.throwIfAny();
         SluiceConfig config = top.build(problems.count(), () -> new SluiceConfig(listen, users, backends, routing, limits,
-                timeouts, tls, eventLoops, admin, health, stats, capture, proxyProtocolNetworks), null);
+                timeouts, tls, eventLoops, admin, health, stats, capture, proxyProtocolNetworks, mirror), null);
         problems.throwIfAny();
         return config;
     }
@@ -219,8 +221,12 @@ final class ConfigReader {
         Duration gtidWait = routing.scalar("gtid_wait_timeout", "a duration")
                 .flatMap(v -> v.duration(Duration.ofMillis(1), Duration.ofMinutes(1)))
                 .orElse(RoutingConfig.DEFAULT_GTID_WAIT_TIMEOUT);
+        boolean replay = routing.scalar("transaction_replay", "true or false").flatMap(YamlScalar::bool).orElse(false);
+        long replayMaxSize = routing.scalar("transaction_replay_max_size", ByteSizes.EXPECTED)
+                .flatMap(v -> v.byteSize(0, LimitsConfig.MAX_PACKET_SIZE))
+                .map(Integer::longValue).orElse(RoutingConfig.DEFAULT_TRANSACTION_REPLAY_MAX_SIZE);
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWait, readRules(routing), scope,
-                discover, preferredPrimary);
+                discover, preferredPrimary, replay, replayMaxSize);
     }
 
     private List<RoutingRule> readRules(YamlMapping routing) {

@@ -13,16 +13,24 @@ import java.util.Optional;
  * @param balancer           how a backend is chosen among the candidates
  * @param readYourWritesScope whose writes a read must see under {@code read_your_writes}: the
  *                           session's own, its user's on any connection, or everyone's
- * @param discover           read_only: backends without a role are {@code role: auto}
+ * @param discover           read_only: backends without a role are {@code role: auto};
+ *                           replica_hosts: that, and the primary's replicas join as backends
  * @param preferredPrimary   the {@code role: auto} backend that takes the writes when more than
  *                           one is writable; empty: none does then
+ * @param transactionReplay  split mode: a transaction whose backend connection is lost runs again on
+ *                           a new one when every answer the client saw comes out the same
+ * @param transactionReplayMaxSize the most bytes of statements one transaction records for that;
+ *                           beyond it, that transaction is not replayed
  */
 public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
                             Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
-                            Discover discover, Optional<String> preferredPrimary) {
+                            Discover discover, Optional<String> preferredPrimary, boolean transactionReplay,
+                            long transactionReplayMaxSize) {
 
     public static final Duration DEFAULT_PRIMARY_WINDOW = Duration.ofSeconds(1);
     public static final Duration DEFAULT_GTID_WAIT_TIMEOUT = Duration.ofSeconds(1);
+    /** MaxScale's trx_max_size default. */
+    public static final long DEFAULT_TRANSACTION_REPLAY_MAX_SIZE = 1 << 20;
 
     /**
      * How a session reads what it just wrote in split mode: off (replicas may lag behind it), gtid
@@ -50,13 +58,30 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         }
     }
 
-    /** Where backends' roles come from: the config, or each one's {@code @@read_only}. */
+    /**
+     * Where backends' roles come from: the config, or each one's {@code @@read_only}; with
+     * replica_hosts, also which backends there are: the primary's replicas (its
+     * {@code SHOW SLAVE HOSTS}) join the configured ones.
+     */
     public enum Discover {
-        OFF, READ_ONLY;
+        OFF, READ_ONLY, REPLICA_HOSTS;
+
+        /** Roles come from {@code @@read_only}: backends without a role are {@code role: auto}. */
+        public boolean readsRoles() {
+            return this != OFF;
+        }
 
         public String configName() {
             return Messages.configName(this);
         }
+    }
+
+    /** Without transaction replay. */
+    public RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
+                         Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
+                         Discover discover, Optional<String> preferredPrimary) {
+        this(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules, readYourWritesScope, discover,
+                preferredPrimary, false, DEFAULT_TRANSACTION_REPLAY_MAX_SIZE);
     }
 
     /** Mode and balancer; the rest at defaults. */
@@ -98,6 +123,10 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         Objects.requireNonNull(readYourWritesScope, "read_your_writes_scope");
         Objects.requireNonNull(discover, "discover");
         Objects.requireNonNull(preferredPrimary, "preferred_primary");
+        if (transactionReplayMaxSize < 0) {
+            throw new IllegalArgumentException("transaction_replay_max_size " + transactionReplayMaxSize
+                    + " (expected: >= 0)");
+        }
         rules = List.copyOf(rules);
     }
 
@@ -107,11 +136,16 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
 
     public RoutingConfig withReadYourWrites(ReadYourWrites newMode, ReadYourWritesScope newScope) {
         return new RoutingConfig(mode, balancer, newMode, primaryWindow, gtidWaitTimeout, rules, newScope, discover,
-                preferredPrimary);
+                preferredPrimary, transactionReplay, transactionReplayMaxSize);
     }
 
     public RoutingConfig withDiscover(Discover newDiscover, Optional<String> newPreferredPrimary) {
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
-                readYourWritesScope, newDiscover, newPreferredPrimary);
+                readYourWritesScope, newDiscover, newPreferredPrimary, transactionReplay, transactionReplayMaxSize);
+    }
+
+    public RoutingConfig withTransactionReplay(boolean replay, long maxSize) {
+        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
+                readYourWritesScope, discover, preferredPrimary, replay, maxSize);
     }
 }

@@ -23,6 +23,7 @@ import java.util.function.Function;
  * @param proxyProtocolNetworks where load balancers connect from: a connection from these networks
  *                   starts with a PROXY protocol header naming the real client; none means no
  *                   connection may send one
+ * @param mirror     copies of statements to a shadow server, compared with the answers clients got (off by default)
  */
 public record SluiceConfig(
         HostPort listen,
@@ -37,7 +38,8 @@ public record SluiceConfig(
         HealthConfig health,
         StatsConfig stats,
         CaptureConfig capture,
-        List<IpNetwork> proxyProtocolNetworks) {
+        List<IpNetwork> proxyProtocolNetworks,
+        MirrorConfig mirror) {
 
     /** Split mode moves a session's statements between backend connections, which it logs into itself. */
     static final String SPLIT_NEEDS_USERS = "split needs users: the proxy logs into the backends itself to move"
@@ -56,6 +58,11 @@ public record SluiceConfig(
         Objects.requireNonNull(stats, "stats");
         Objects.requireNonNull(capture, "capture");
         proxyProtocolNetworks = List.copyOf(proxyProtocolNetworks);
+        Objects.requireNonNull(mirror, "mirror");
+        if (mirror.enabled() && mirror.user().isEmpty() && users.isEmpty()) {
+            throw new IllegalArgumentException("mirror.user: missing (expected: the account to log into the shadow as,"
+                    + " with mirror.password, when no users are configured)");
+        }
         requireUniqueNames("users", users, UserConfig::name);
         requireUniqueNames("backends", backends, BackendConfig::name);
         if (eventLoops < 0) {
@@ -95,6 +102,15 @@ public record SluiceConfig(
         this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats, capture, List.of());
     }
 
+    /** As the canonical constructor, with mirroring off. */
+    public SluiceConfig(HostPort listen, List<UserConfig> users, List<BackendConfig> backends, RoutingConfig routing,
+                        LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops, AdminConfig admin,
+                        HealthConfig health, StatsConfig stats, CaptureConfig capture,
+                        List<IpNetwork> proxyProtocolNetworks) {
+        this(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats, capture,
+                proxyProtocolNetworks, MirrorConfig.off());
+    }
+
     /** As the canonical constructor, with capture off. */
     public SluiceConfig(HostPort listen, List<UserConfig> users, List<BackendConfig> backends, RoutingConfig routing,
                         LimitsConfig limits, TimeoutsConfig timeouts, TlsConfig tls, int eventLoops, AdminConfig admin,
@@ -128,47 +144,52 @@ public record SluiceConfig(
 
     public SluiceConfig withListen(HostPort newListen) {
         return new SluiceConfig(newListen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withEventLoops(int newEventLoops) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, newEventLoops, admin, health, stats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withUsers(List<UserConfig> newUsers) {
         return new SluiceConfig(listen, newUsers, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withBackends(List<BackendConfig> newBackends) {
         return new SluiceConfig(listen, users, newBackends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withAdmin(AdminConfig newAdmin) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, newAdmin, health, stats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withHealth(HealthConfig newHealth) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, newHealth, stats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withStats(StatsConfig newStats) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, newStats,
-                capture, proxyProtocolNetworks);
+                capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withCapture(CaptureConfig newCapture) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                newCapture, proxyProtocolNetworks);
+                newCapture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withProxyProtocolNetworks(List<IpNetwork> networks) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
-                capture, networks);
+                capture, networks, mirror);
+    }
+
+    public SluiceConfig withMirror(MirrorConfig newMirror) {
+        return new SluiceConfig(listen, users, backends, routing, limits, timeouts, tls, eventLoops, admin, health, stats,
+                capture, proxyProtocolNetworks, newMirror);
     }
 
     /** Whether a client connecting from {@code address} must start with a PROXY protocol header. */
@@ -178,22 +199,22 @@ public record SluiceConfig(
 
     public SluiceConfig withRouting(RoutingConfig newRouting) {
         return new SluiceConfig(listen, users, backends, newRouting, limits, timeouts, tls, eventLoops, admin, health,
-                stats, capture, proxyProtocolNetworks);
+                stats, capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withLimits(LimitsConfig newLimits) {
         return new SluiceConfig(listen, users, backends, routing, newLimits, timeouts, tls, eventLoops, admin, health,
-                stats, capture, proxyProtocolNetworks);
+                stats, capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withTimeouts(TimeoutsConfig newTimeouts) {
         return new SluiceConfig(listen, users, backends, routing, limits, newTimeouts, tls, eventLoops, admin, health,
-                stats, capture, proxyProtocolNetworks);
+                stats, capture, proxyProtocolNetworks, mirror);
     }
 
     public SluiceConfig withTls(TlsConfig newTls) {
         return new SluiceConfig(listen, users, backends, routing, limits, timeouts, newTls, eventLoops, admin, health,
-                stats, capture, proxyProtocolNetworks);
+                stats, capture, proxyProtocolNetworks, mirror);
     }
 
     private static <T> void requireUniqueNames(String key, List<T> items, Function<T, String> name) {

@@ -97,6 +97,7 @@ class ConfigDocsTest {
         assertThat(tables.get("health")).containsOnlyKeys(OperationsReader.HEALTH_KEYS);
         assertThat(tables.get("stats")).containsOnlyKeys(OperationsReader.STATS_KEYS);
         assertThat(tables.get("capture")).containsOnlyKeys(CaptureReader.KEYS);
+        assertThat(tables.get("mirror")).containsOnlyKeys(MirrorReader.KEYS);
     }
 
     /** Writing each documented default explicitly must give the same config as leaving it out. */

@@ -75,7 +75,7 @@ class ConfigErrorsTest {
 
         assertThat(problems(yaml)).containsExactly(
                 "sluice.yaml:3:1: unknown key \"backend\" (expected one of: listen, users, backends, routing, limits,"
-                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks)",
+                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks, mirror)",
                 "sluice.yaml:6:3: timeouts: unknown key \"conect\" (expected one of: connect, handshake, client_idle,"
                         + " backend_queue, pool_idle, shutdown, backend_retry, query, primary_wait)");
     }
@@ -120,7 +120,7 @@ class ConfigErrorsTest {
                 "sluice.yaml:2:6: tls: found \"true\" (expected: a mapping with keys client, backend)");
         assertThat(problem("backends: [{address: \"db:1\"}]\n? [a, b]\n: c\n")).isEqualTo(
                 "sluice.yaml:2:3: found a list as a key (expected one of: listen, users, backends, routing, limits,"
-                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks)");
+                        + " timeouts, tls, event_loops, admin, health, stats, capture, proxy_protocol_networks, mirror)");
     }
 
     @Test

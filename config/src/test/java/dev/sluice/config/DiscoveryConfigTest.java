@@ -118,7 +118,7 @@ class DiscoveryConfigTest {
                 timeouts: {primary_wait: 2h}
                 """)).containsExactly(
                 "sluice.yaml:1:40: backends[0].role: unknown value \"leader\" (expected one of: primary, replica, auto)",
-                "sluice.yaml:2:21: routing.discover: unknown value \"yes\" (expected one of: off, read_only)",
+                "sluice.yaml:2:21: routing.discover: unknown value \"yes\" (expected one of: off, read_only, replica_hosts)",
                 "sluice.yaml:2:50: routing.read_your_writes_scope: unknown value \"everyone\" (expected one of: session,"
                         + " user, global)",
                 "sluice.yaml:3:26: timeouts.primary_wait: \"2h\" is out of range (expected: 0s to 1h)");

@@ -41,6 +41,36 @@ class RoutingRulesTest {
     }
 
     @Test
+    void transactionReplayIsOffUnlessAskedForAndBoundedBySize() {
+        RoutingConfig defaults = ConfigLoader.parse(BACKENDS, "replay.yaml", Map.of()).routing();
+        assertThat(defaults.transactionReplay()).isFalse();
+        assertThat(defaults.transactionReplayMaxSize()).isEqualTo(1 << 20);
+
+        RoutingConfig on = ConfigLoader.parse(BACKENDS + """
+                routing:
+                  mode: split
+                  transaction_replay: true
+                  transaction_replay_max_size: 64K
+                """, "replay.yaml", Map.of()).routing();
+        assertThat(on.transactionReplay()).isTrue();
+        assertThat(on.transactionReplayMaxSize()).isEqualTo(64 << 10);
+    }
+
+    @Test
+    void aBadTransactionReplayNamesTheKeyAndLine() {
+        assertThatThrownBy(() -> ConfigLoader.parse(BACKENDS + """
+                routing:
+                  transaction_replay: maybe
+                  transaction_replay_max_size: 2G
+                """, "replay.yaml", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("replay.yaml:7:")
+                .hasMessageContaining("routing.transaction_replay:")
+                .hasMessageContaining("replay.yaml:8:")
+                .hasMessageContaining("routing.transaction_replay_max_size:");
+    }
+
+    @Test
     void aBadRegularExpressionNamesItsLine() {
         assertThatThrownBy(() -> ConfigLoader.parse(BACKENDS + """
                 routing:

@@ -153,6 +153,7 @@ public final class ProxyServer implements AutoCloseable {
         if (config.capture().enabled()) {
             runtime.capture().enable(config.capture());
         }
+        runtime.mirror().apply(config);
         serverChannel = bootstrap.bind(config.listen().host(), config.listen().port()).sync().channel();
         Duration every = Duration.ofMillis(Math.max(1000, config.timeouts().poolIdle().toMillis() / 4));
         evictionTask = group.next().scheduleAtFixedRate(() -> runtime.pools().forEach(
@@ -173,7 +174,7 @@ public final class ProxyServer implements AutoCloseable {
     private void probeBackends() {
         // A user's connection may serve its first session; health.user's is only a fallback.
         UserConfig user = config.users().stream().filter(UserConfig::hasPassword).findFirst()
-                .or(() -> dev.sluice.proxy.health.HealthChecker.account(config)).orElse(null);
+                .or(() -> dev.sluice.proxy.health.HealthAccount.of(config)).orElse(null);
         if (user == null) {
             log.info("backends are first reached by the first login: no user has a password in the config (only"
                     + " password_hash) and there is no health.user to log in with before");

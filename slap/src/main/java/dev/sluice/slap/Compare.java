@@ -1,5 +1,6 @@
 package dev.sluice.slap;
 
+import dev.sluice.protocol.checksum.OrderBy;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.sql.Connection;

@@ -1,5 +1,6 @@
 package dev.sluice.slap;
 
+import dev.sluice.protocol.checksum.RowChecksum;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -14,7 +15,7 @@ import java.util.List;
  * or each result in turn (its columns' names and types and its rows as two checksums, one that
  * depends on their order and one that does not, with the first rows kept as an example; or its
  * affected rows), and the warnings' codes. Rows are read as text, as the server formats them,
- * binary columns as hex; the checksums are 64-bit, so equal checksums mean equal rows.
+ * binary columns as hex; the checksums are {@link RowChecksum}'s, which the proxy's mirror shares.
  */
 final class StatementResult {
 
@@ -77,9 +78,7 @@ final class StatementResult {
 
         private String columns;
         private List<String> labels;
-        private long rows;
-        private long ordered;
-        private long unordered;
+        private RowChecksum checksum;
         private List<List<String>> sample;
 
         /** Reads every row of {@code rows}. */
@@ -115,35 +114,30 @@ final class StatementResult {
             }
             columns = text.toString();
             labels = List.copyOf(names);
-            rows = 0;
-            ordered = 0;
-            unordered = 0;
+            checksum = new RowChecksum();
             sample = new ArrayList<>();
         }
 
         /** One row: text values (null for NULL), binary ones as hex. */
         void row(String[] values, boolean[] binary) {
-            long hash = 0xcbf29ce484222325L;
+            long hash = RowChecksum.SEED;
             List<String> kept = sample.size() < SAMPLE_ROWS ? new ArrayList<>(values.length) : null;
             for (int i = 0; i < values.length; i++) {
                 String value = values[i];
-                hash = fnv(hash, value == null ? "\u0001NULL" : value);
-                hash = fnv(hash, "\u0000");
+                hash = RowChecksum.fnv(hash, value == null ? "\u0001NULL" : value);
+                hash = RowChecksum.fnv(hash, 0);
                 if (kept != null) {
                     kept.add(value == null ? "NULL" : binary[i] ? "0x" + shorten(value) : "'" + shorten(value) + "'");
                 }
             }
-            hash = mix(hash);
-            ordered = mix(ordered * 0x9E3779B97F4A7C15L + hash);
-            unordered += hash;
+            checksum.add(hash);
             if (kept != null) {
                 sample.add(kept);
             }
-            rows++;
         }
 
         void end() {
-            parts.add(new Part(columns, labels, rows, ordered, unordered, sample, -1));
+            parts.add(new Part(columns, labels, checksum.rows(), checksum.ordered(), checksum.unordered(), sample, -1));
         }
 
         void affected(long count) {
@@ -183,23 +177,5 @@ final class StatementResult {
 
     private static String hex(byte[] bytes) {
         return bytes == null ? null : HexFormat.of().formatHex(bytes);
-    }
-
-    private static long fnv(long hash, String text) {
-        for (int i = 0; i < text.length(); i++) {
-            hash ^= text.charAt(i);
-            hash *= 0x100000001b3L;
-        }
-        return hash;
-    }
-
-    /** MurmurHash3's finaliser: every bit of the input moves about half the output's. */
-    private static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb93fe53e8b87L;
-        h ^= h >>> 33;
-        return h;
     }
 }

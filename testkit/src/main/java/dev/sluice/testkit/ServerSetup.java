@@ -103,6 +103,9 @@ final class ServerSetup {
                 "--bind-address=127.0.0.1",
                 "--skip-name-resolve",
                 "--server-id=" + serverId,
+                // A replica lists itself in its primary's SHOW SLAVE HOSTS only with an address.
+                "--report-host=127.0.0.1",
+                "--report-port=" + port,
                 "--log-bin=mariadb-bin",
                 "--relay-log=relay-bin",
                 "--log-slave-updates",

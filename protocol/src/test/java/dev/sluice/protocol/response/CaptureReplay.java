@@ -1,9 +1,9 @@
 package dev.sluice.protocol.response;
 
-import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.PacketScanner;
 import dev.sluice.protocol.testing.Direction;
+import dev.sluice.protocol.testing.Handshakes;
 import dev.sluice.protocol.testing.MysqlPackets;
 import dev.sluice.protocol.testing.RawPacket;
 import dev.sluice.protocol.testing.TcpConnection;
@@ -51,7 +51,7 @@ final class CaptureReplay {
             throw new AssertionError("server stream ends inside a packet");
         }
         byte[] greeting = MysqlPackets.splitPrefix(serverBytes, 1).get(0).payload();
-        this.capabilities = negotiated(greeting, client.get(0).payload());
+        this.capabilities = Handshakes.negotiated(greeting, client.get(0).payload());
     }
 
     long capabilities() {
@@ -109,25 +109,5 @@ final class CaptureReplay {
                 return tracker.response();
             }
         }
-    }
-
-    /** Capabilities both sides share, read straight from the greeting and the handshake response. */
-    private static long negotiated(byte[] greeting, byte[] response) {
-        ByteBuf g = Unpooled.wrappedBuffer(greeting);
-        g.skipBytes(1);
-        while (g.readByte() != 0) {
-            // server version, NUL-terminated
-        }
-        g.skipBytes(4 + 8 + 1);
-        long low = g.readUnsignedShortLE();
-        g.skipBytes(1 + 2);
-        low |= (long) g.readUnsignedShortLE() << 16;
-        g.skipBytes(1 + 6);
-        long serverCaps = Capabilities.combine(low, g.readUnsignedIntLE());
-        ByteBuf r = Unpooled.wrappedBuffer(response);
-        long clientLow = r.getUnsignedIntLE(0);
-        long clientCaps = Capabilities.combine(clientLow, Capabilities.speaksMariaDbExtensions(clientLow)
-                ? r.getUnsignedIntLE(28) : 0);
-        return serverCaps & clientCaps;
     }
 }

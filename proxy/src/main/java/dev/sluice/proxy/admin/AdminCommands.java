@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * SET BACKEND name STATE [=] ONLINE|DRAINING|OFFLINE      SET BACKEND name WEIGHT [=] n
  * UPDATE backends SET state = '...', weight = n [WHERE ...]
  * RESET STATS | RELOAD CONFIG | HELP
- * SET CAPTURE [=] ON|OFF | SHOW CAPTURE
+ * SET CAPTURE [=] ON|OFF | SHOW CAPTURE | SHOW MIRROR
  * </pre>
  * plus what the mariadb client sends by itself ({@code select @@version_comment limit 1}, SET
  * NAMES, USE). Call off the proxy's event loops.
@@ -27,10 +27,10 @@ final class AdminCommands {
     static final String VERSION_COMMENT = "Sluice admin";
     private static final List<String> HELP = List.of(
             "SHOW BACKENDS", "SHOW TABLES", "SHOW PROCESSLIST",
-            "SELECT cols|* FROM backends|pools|digests|sessions|global [WHERE col op value [AND ...]] [ORDER BY col [DESC]] [LIMIT n]",
+            "SELECT cols|* FROM backends|pools|digests|sessions|global|mirror [WHERE col op value [AND ...]] [ORDER BY col [DESC]] [LIMIT n]",
             "SET BACKEND name STATE ONLINE|DRAINING|OFFLINE", "SET BACKEND name WEIGHT n",
             "UPDATE backends SET state = 'OFFLINE', weight = 2 WHERE name = 'replica1'",
-            "RESET STATS", "RELOAD CONFIG", "SET CAPTURE ON|OFF", "SHOW CAPTURE");
+            "RESET STATS", "RELOAD CONFIG", "SET CAPTURE ON|OFF", "SHOW CAPTURE", "SHOW MIRROR");
 
     private final ProxyRuntime runtime;
     private final Tables tables;
@@ -146,6 +146,10 @@ final class AdminCommands {
             tokens.expectEnd();
             return showCapture();
         }
+        if (tokens.accept("MIRROR")) {
+            tokens.expectEnd();
+            return new AdminResult.Rows(MirrorTables.summary(runtime.mirror()));
+        }
         if (tokens.accept("TABLES")) {
             tokens.expectEnd();
             return rows("tables", "Tables_in_sluice", Tables.NAMES);
@@ -159,7 +163,7 @@ final class AdminCommands {
             tokens.expectEnd();
             return new AdminResult.Rows(tables.sessions());
         }
-        throw AdminSqlException.syntax("SHOW knows BACKENDS, TABLES, DATABASES and PROCESSLIST, not " + tokens.peek());
+        throw AdminSqlException.syntax("SHOW knows BACKENDS, CAPTURE, MIRROR, TABLES, DATABASES and PROCESSLIST, not " + tokens.peek());
     }
 
     private AdminResult set(AdminTokens tokens) {

@@ -42,7 +42,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     private static final String TEXT = "text/plain; charset=utf-8";
     private static final String HTML = "text/html; charset=utf-8";
     private static final List<String> ENDPOINTS = List.of("/", "/metrics", "/health", "/api/backends", "/api/pools",
-            "/api/digests", "/api/sessions", "/api/global", "/api/overview");
+            "/api/digests", "/api/sessions", "/api/global", "/api/overview", "/api/mirror");
 
     private final ProxyRuntime runtime;
     private final Tables tables;
@@ -114,11 +114,19 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
                     json(Json.rows(tables.table(path.substring(5))));
             case "/api/digests" -> digests(uri);
             case "/api/overview" -> json(overview.build());
+            case "/api/mirror" -> json(mirror());
             case "/" -> page();
             case "/api" -> json(Map.of("endpoints", ENDPOINTS));
             default -> text(HttpResponseStatus.NOT_FOUND, TEXT, "no such page: " + path
                     + " (expected: " + String.join(", ", ENDPOINTS) + ")\n");
         };
+    }
+
+    /** SHOW MIRROR's row, and the mirror table's rows under {@code digests}. */
+    private Map<String, Object> mirror() {
+        Map<String, Object> body = new LinkedHashMap<>(Json.rows(MirrorTables.summary(runtime.mirror())).get(0));
+        body.put("digests", Json.rows(MirrorTables.digests(runtime.mirror())));
+        return body;
     }
 
     private FullHttpResponse digests(QueryStringDecoder uri) {

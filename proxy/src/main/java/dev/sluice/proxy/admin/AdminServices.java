@@ -86,7 +86,7 @@ public final class AdminServices implements AutoCloseable {
     private void startAll() throws InterruptedException {
         runtime.observers().add(stats);
         ticker = adminGroup.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
-        if (runtime.config().health().enabled() && HealthChecker.account(runtime.config()).isEmpty()) {
+        if (runtime.config().health().enabled() && dev.sluice.proxy.health.HealthAccount.of(runtime.config()).isEmpty()) {
             log.warn("health checks are off: they need an account with a password (health.user and health.password, or"
                     + " a users entry with password, not only password_hash)");
         }

@@ -81,6 +81,7 @@ public final class ProxyMetrics {
         FunctionCounter.builder("sluice.digests.evicted", stats, s -> s.digests().evicted())
                 .description("Query digests dropped to stay within stats.max_digests").register(registry);
         registerCapture(runtime.capture());
+        registerMirror(runtime.mirror().stats());
         registerFailover();
     }
 
@@ -103,6 +104,27 @@ public final class ProxyMetrics {
         FunctionCounter.builder("sluice.writes.outcome_unknown", counts, ProxyStats::lostWritesUnknown)
                 .description("Writes lost with their connection whose outcome could not be known (the client got 1927)")
                 .register(registry);
+        FunctionCounter.builder("sluice.transactions.replayed", counts, ProxyStats::transactionsReplayed)
+                .description("Transactions lost with their connection that ran again on a new one, every answer the"
+                        + " same (routing.transaction_replay)").register(registry);
+        FunctionCounter.builder("sluice.transaction.replays.failed", counts, ProxyStats::transactionReplaysFailed)
+                .description("Transactions lost with their connection whose replay answered otherwise or could not"
+                        + " run: the session ended with 1927").register(registry);
+    }
+
+    private void registerMirror(dev.sluice.proxy.mirror.MirrorStats counts) {
+        String copies = "Statements copied to the mirror's shadow: queued, dropped (queue full), compared (the shadow"
+                + " answered), mismatched (its answer differed), failed (it could not answer), skipped (not comparable)";
+        for (String outcome : List.of("queued", "dropped", "compared", "mismatched", "failed", "skipped")) {
+            FunctionCounter.builder("sluice.mirror.statements", counts, c -> switch (outcome) {
+                case "queued" -> c.queuedCount();
+                case "dropped" -> c.droppedCount();
+                case "compared" -> c.comparedCount();
+                case "mismatched" -> c.mismatchedCount();
+                case "failed" -> c.failedCount();
+                default -> c.skippedCount();
+            }).tag("outcome", outcome).description(copies).register(registry);
+        }
     }
 
     private void registerCapture(CaptureControl capture) {

@@ -24,7 +24,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class Tables {
 
-    public static final List<String> NAMES = List.of("backends", "pools", "digests", "sessions", "global");
+    public static final List<String> NAMES = List.of("backends", "pools", "digests", "sessions", "global", "mirror");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneId.systemDefault());
     private static final long SNAPSHOT_TIMEOUT_MILLIS = 1000;
@@ -47,6 +47,7 @@ public final class Tables {
             case "digests" -> digests();
             case "sessions" -> sessions();
             case "global" -> global();
+            case "mirror" -> MirrorTables.digests(runtime.mirror());
             default -> null;
         };
     }
@@ -159,6 +160,8 @@ public final class Tables {
         table.row("writes_retried_read_only", runtime.stats().readOnlyRetries());
         table.row("writes_retried_after_loss", runtime.stats().lostWritesRetried());
         table.row("writes_outcome_unknown", runtime.stats().lostWritesUnknown());
+        table.row("transactions_replayed", runtime.stats().transactionsReplayed());
+        table.row("transaction_replays_failed", runtime.stats().transactionReplaysFailed());
         table.row("sessions", stats.sessions().size());
         table.row("sessions_started", stats.sessionsStarted());
         table.row("statements_to_primary", stats.statementsToPrimary());

@@ -3,6 +3,7 @@ package dev.sluice.proxy.backend;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
+import dev.sluice.protocol.checksum.AnswerChecksum;
 import dev.sluice.protocol.frame.PacketScanner;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.protocol.response.ResponseTracker;
@@ -53,13 +54,7 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     private long idleSinceNanos = System.nanoTime();
     private PoolKey poolKey;
     private volatile boolean slotHandedOver;
-    /**
-     * KILL QUERY statements sent for this connection's thread that the server has not answered:
-     * until it has, the connection must not run another session's statement, which a late KILL
-     * would interrupt. A release meanwhile waits in {@link #afterKills}.
-     */
-    private int killsPending;
-    private Runnable afterKills;
+    private final KillsInFlight kills = new KillsInFlight();
 
     BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, int inspectLimit) {
         this.channel = channel;
@@ -132,25 +127,17 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
 
     /** A KILL QUERY of this connection's thread is on its way to the server (see {@link #killEnded}). */
     public void killStarted() {
-        killsPending++;
+        kills.started();
     }
 
     /** The server answered a KILL QUERY of this connection's thread; a release held back meanwhile goes ahead. */
     public void killEnded() {
-        if (--killsPending == 0 && afterKills != null) {
-            Runnable release = afterKills;
-            afterKills = null;
-            release.run();
-        }
+        kills.ended();
     }
 
     /** Whether {@code release} must wait for the server to answer a KILL of this thread; if so it runs then. */
     boolean releaseAfterKills(Runnable release) {
-        if (killsPending == 0) {
-            return false;
-        }
-        afterKills = release;
-        return true;
+        return kills.holdRelease(release);
     }
 
     /** Given back to its pool: idle from now on. */
@@ -183,10 +170,18 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
      * were once it is done, so the reports do not change what this connection is known to have.
      */
     public void expect(int command, ResponseListener responseTo, boolean scopedVariables) {
+        expect(command, responseTo, scopedVariables, null);
+    }
+
+    /** As {@link #expect(int, ResponseListener, boolean)}; the response's packets also feed {@code answer} (may be null). */
+    public void expect(int command, ResponseListener responseTo, boolean scopedVariables, AnswerChecksum answer) {
         if (Commands.expectsNoResponse(command)) {
             return;
         }
-        push(new InFlight(command, System.nanoTime(), responseTo, null, null, scopedVariables));
+        if (answer != null) {
+            answer.begin(identity.capabilities());
+        }
+        push(new InFlight(command, System.nanoTime(), responseTo, null, null, scopedVariables, answer));
     }
 
     /** Sends one of the proxy's own commands (a complete packet); its response is swallowed. */
@@ -255,6 +250,9 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
             // Unsolicited: a server going away says so (ERR 1053, 1927) before closing.
             packetEnd = endIndex;
             return;
+        }
+        if (head.answer() != null) {
+            head.answer().accept(length, payload);
         }
         boolean done = tracker.accept(payload, length);
         if (tracker.awaitsLocalFile() && !Capabilities.has(identity.capabilities(), Capabilities.CLIENT_LOCAL_FILES)) {

@@ -1,5 +1,6 @@
 package dev.sluice.proxy.backend;
 
+import dev.sluice.protocol.checksum.AnswerChecksum;
 import dev.sluice.protocol.response.Response;
 import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
@@ -11,15 +12,16 @@ import java.util.function.Consumer;
  *                 commands: resets, schema changes)
  * @param onDone   called with the outcome once the response ends (may be null)
  * @param rows     for the proxy's own queries whose answer it reads: each row's payload (may be null)
+ * @param answer   for a mirrored statement, what its response's packets feed (may be null)
  */
 record InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone,
-                Consumer<ByteBuf> rows, boolean scopedVariables) {
+                Consumer<ByteBuf> rows, boolean scopedVariables, AnswerChecksum answer) {
 
     InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone) {
-        this(command, startNanos, listener, onDone, null, false);
+        this(command, startNanos, listener, onDone, null, false, null);
     }
 
     InFlight(int command, long startNanos, ResponseListener listener, Consumer<Response> onDone, Consumer<ByteBuf> rows) {
-        this(command, startNanos, listener, onDone, rows, false);
+        this(command, startNanos, listener, onDone, rows, false, null);
     }
 }

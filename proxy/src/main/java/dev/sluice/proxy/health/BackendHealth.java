@@ -1,5 +1,6 @@
 package dev.sluice.proxy.health;
 
+import dev.sluice.proxy.probe.OwnConnection;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -8,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class BackendHealth {
 
-    HealthConnection connection;
+    OwnConnection connection;
     volatile boolean checking;
     int consecutiveFailures;
     int consecutiveSuccesses;

@@ -1,9 +1,11 @@
 package dev.sluice.proxy.health;
 
 import dev.sluice.config.HealthConfig;
-import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.probe.OwnConnection;
+import dev.sluice.proxy.probe.ProbeException;
+import dev.sluice.proxy.probe.QueryResult;
 import dev.sluice.proxy.runtime.ProxyRuntime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -38,6 +40,7 @@ public final class HealthChecker implements AutoCloseable {
     private final Class<? extends Channel> channelType;
     private final Map<Backend, BackendHealth> health = new ConcurrentHashMap<>();
     private final RoleDiscovery roles = new RoleDiscovery();
+    private final JoinedReplicas joinedReplicas;
     private volatile HealthConfig config;
     private ScheduledFuture<?> ticker;
     private volatile boolean closed;
@@ -47,6 +50,7 @@ public final class HealthChecker implements AutoCloseable {
         this.loop = loop;
         this.channelType = channelType;
         this.config = runtime.config().health();
+        this.joinedReplicas = new JoinedReplicas(runtime::joinBackends);
         runtime.primaries().onReadOnlySeen(backend -> loop.execute(() -> readOnlySeen(backend)));
     }
 
@@ -68,7 +72,7 @@ public final class HealthChecker implements AutoCloseable {
 
     private void checkAllNow() {
         HealthConfig current = config;
-        Optional<UserConfig> account = account(runtime.config());
+        Optional<UserConfig> account = HealthAccount.of(runtime.config());
         if (current.enabled() && account.isPresent()) {
             for (Backend backend : runtime.backends()) {
                 check(backend, health(backend), current, account.get());
@@ -82,18 +86,6 @@ public final class HealthChecker implements AutoCloseable {
         RoleDiscovery.Decision decision = RoleDiscovery.decide(backends, b -> health(b).readOnly(),
                 runtime.config().routing().preferredPrimary());
         runtime.primaries().noPrimary(roles.apply(backends, decision), decision.conflict());
-    }
-
-    /**
-     * The account checks log in as: health.user, else the first of users with a password (one
-     * known only by its password_hash cannot log in before a client has); empty when there is none.
-     */
-    public static Optional<UserConfig> account(SluiceConfig config) {
-        HealthConfig health = config.health();
-        if (health.user().isPresent()) {
-            return Optional.of(new UserConfig(health.user().get(), health.password().orElse("")));
-        }
-        return config.users().stream().filter(UserConfig::hasPassword).findFirst();
     }
 
     /** Starts checking; every interval from now on (the first check at once). */
@@ -121,7 +113,7 @@ public final class HealthChecker implements AutoCloseable {
     }
 
     public boolean enabled() {
-        return config.enabled() && account(runtime.config()).isPresent();
+        return config.enabled() && HealthAccount.of(runtime.config()).isPresent();
     }
 
     private void tick() {
@@ -138,7 +130,7 @@ public final class HealthChecker implements AutoCloseable {
                 health.remove(entry.getKey());
             }
         }
-        Optional<UserConfig> account = account(runtime.config());
+        Optional<UserConfig> account = HealthAccount.of(runtime.config());
         if (current.enabled() && account.isPresent()) {
             for (Backend backend : live) {
                 shunOnConnectErrors(backend, health(backend), current);
@@ -178,22 +170,22 @@ public final class HealthChecker implements AutoCloseable {
         Check check = new Check(backend, state, current);
         check.timer = loop.schedule(() -> check.fail("no answer within " + current.timeout().toMillis() + " ms", false),
                 current.timeout().toMillis(), TimeUnit.MILLISECONDS);
-        Future<HealthConnection> connected = state.connection != null && state.connection.isActive()
+        Future<OwnConnection> connected = state.connection != null && state.connection.isActive()
                 ? loop.newSucceededFuture(state.connection)
-                : HealthConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
+                : OwnConnection.open(backend, account.name(), account.password().getBytes(StandardCharsets.UTF_8),
                         runtime.backendTls(), runtime.connector().authOptions(), loop, channelType,
                         (int) current.timeout().toMillis(), runtime.connector().resolver());
         connected.addListener(done -> {
             if (!done.isSuccess()) {
-                HealthCheckException e = done.cause() instanceof HealthCheckException h ? h : null;
+                ProbeException e = done.cause() instanceof ProbeException h ? h : null;
                 check.fail(done.cause().getMessage(), e != null && e.unreachable());
                 return;
             }
             if (check.over) {
-                ((HealthConnection) done.getNow()).close();
+                ((OwnConnection) done.getNow()).close();
                 return;
             }
-            state.connection = (HealthConnection) done.getNow();
+            state.connection = (OwnConnection) done.getNow();
             ping(check);
         });
     }
@@ -229,7 +221,7 @@ public final class HealthChecker implements AutoCloseable {
      */
     private void binlogPosition(Check check) {
         if (!check.state.asksBinlogPosition) {
-            check.pass(null);
+            joinReplicas(check);
             return;
         }
         check.state.selects.increment();
@@ -249,8 +241,14 @@ public final class HealthChecker implements AutoCloseable {
                     check.state.asksBinlogPosition = false;
                 }
             }
-            check.pass(null);
+            joinReplicas(check);
         });
+    }
+
+    /** A primary's replicas join (routing.discover: replica_hosts), then its check passes. */
+    private void joinReplicas(Check check) {
+        joinedReplicas.ask(check.state.connection, check.backend, runtime.config(), loop.newPromise())
+                .addListener(done -> check.pass(null));
     }
 
     private void replicaStatus(Check check) {

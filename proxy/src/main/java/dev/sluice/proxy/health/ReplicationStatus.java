@@ -1,5 +1,7 @@
 package dev.sluice.proxy.health;
 
+import dev.sluice.proxy.probe.QueryResult;
+
 /**
  * A replica's replication state from SHOW REPLICA STATUS (or SHOW SLAVE STATUS): MariaDB and
  * MySQL before 8.0.22 name the columns Slave_* and Seconds_Behind_Master, MySQL since then
@@ -9,9 +11,9 @@ package dev.sluice.proxy.health;
  * @param lagSeconds  seconds behind, or null when the server does not know (a thread stopped)
  * @param description "running", "not replicating", or which thread stopped and its last error
  */
-record ReplicationStatus(boolean configured, Long lagSeconds, String description) {
+public record ReplicationStatus(boolean configured, Long lagSeconds, String description) {
 
-    static ReplicationStatus of(QueryResult result) {
+    public static ReplicationStatus of(QueryResult result) {
         if (result.rows().isEmpty()) {
             return new ReplicationStatus(false, null, "not replicating");
         }

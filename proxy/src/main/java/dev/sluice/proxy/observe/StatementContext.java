@@ -1,6 +1,7 @@
 package dev.sluice.proxy.observe;
 
 import dev.sluice.protocol.Commands;
+import dev.sluice.protocol.checksum.AnswerChecksum;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.sql.Classification;
@@ -37,6 +38,14 @@ public final class StatementContext {
     public interface Copy {
     }
 
+    /**
+     * What mirroring keeps of a statement until its response: the copy it sends to the shadow then,
+     * and the checksum the response's packets feed on their way to the client.
+     */
+    public interface Mirrored {
+        AnswerChecksum answer();
+    }
+
     private final SqlReaders readers;
     private final Charset loginCharset;
     private int command;
@@ -55,6 +64,7 @@ public final class StatementContext {
     private int start;
     private Tally tally;
     private Copy copy;
+    private Mirrored mirrored;
 
     /**
      * @param loginCollation the collation id of the handshake response (or of the proxy's own
@@ -92,6 +102,7 @@ public final class StatementContext {
         digestText = null;
         tally = null;
         copy = null;
+        mirrored = null;
         return this;
     }
 
@@ -182,6 +193,20 @@ public final class StatementContext {
 
     public void copy(Copy kept) {
         this.copy = kept;
+    }
+
+    /** What mirroring sends to the shadow once the response ends (null: nothing). */
+    public Mirrored mirrored() {
+        return mirrored;
+    }
+
+    public void mirrored(Mirrored kept) {
+        this.mirrored = kept;
+    }
+
+    /** The checksum the response's packets feed while relayed, or null: only mirrored statements have one. */
+    public AnswerChecksum answer() {
+        return mirrored == null ? null : mirrored.answer();
     }
 
     /** Finds the SQL bytes (the first ones the digest reads) in place or copied; returns how many. */

@@ -1,5 +1,6 @@
 package dev.sluice.proxy.runtime;
 
+import dev.sluice.config.BackendConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.AuthPlugins;
@@ -19,6 +20,7 @@ import dev.sluice.proxy.kill.KillableSession;
 import dev.sluice.proxy.kill.Kills;
 import dev.sluice.proxy.kill.LiveSessions;
 import dev.sluice.proxy.memory.MemoryBudget;
+import dev.sluice.proxy.mirror.MirrorControl;
 import dev.sluice.proxy.observe.Observers;
 import dev.sluice.proxy.routing.PrimaryStatus;
 import dev.sluice.proxy.routing.Router;
@@ -30,6 +32,7 @@ import dev.sluice.proxy.sql.SqlReaders;
 import dev.sluice.proxy.stats.ProxyStats;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.SslContext;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +52,8 @@ public final class ProxyRuntime {
     /** Replaced as a whole by a config reload; read it afresh rather than keeping it. */
     private volatile SluiceConfig config;
     private final Backends backends;
+    /** Backends that joined by discovery, not in the config; replaced as a whole. */
+    private List<BackendConfig> joined = List.of();
     private final Router router;
     private final BackendConnector connector;
     private final KillConnections killConnections = new KillConnections();
@@ -67,6 +72,7 @@ public final class ProxyRuntime {
     private final MemoryBudget bufferedMemory;
     private final Observers observers = new Observers();
     private final CaptureControl capture;
+    private final MirrorControl mirror;
     private final LiveSessions sessions = new LiveSessions();
     private final SessionServices sessionServices;
     private final LoginServices loginServices;
@@ -88,6 +94,7 @@ public final class ProxyRuntime {
                     bufferedMemory.limit() >> 20, config.limits().bufferedMemory() >> 20);
         }
         this.capture = new CaptureControl(observers::add, observers::remove, () -> true, bufferedMemory);
+        this.mirror = new MirrorControl(observers::add, observers::remove, bufferedMemory, connector, backendTls);
         Kills kills = new Kills(sessions, killConnections, connector, this::config);
         this.sessionServices = new SessionServices(this::config, kills, observers, clients, stats, bufferedMemory,
                 new SqlReaders());
@@ -99,13 +106,37 @@ public final class ProxyRuntime {
                 sessionServices, split);
     }
 
-    /** A reload's backends (see {@link Backends#apply}); the router follows. */
+    /** A reload's backends (see {@link Backends#apply}), joined ones kept; the router follows. */
     public synchronized Backends.Changes applyBackends(SluiceConfig newConfig) {
         this.config = newConfig;
-        Backends.Changes changes = backends.apply(newConfig.backends(), newConfig.limits().backendQueueSize(),
+        Backends.Changes changes = backends.apply(withJoined(newConfig.backends()), newConfig.limits().backendQueueSize(),
                 newConfig.timeouts().backendQueue());
         router.backends(backends.list());
+        mirror.apply(newConfig);
         return changes;
+    }
+
+    /**
+     * The backends that joined by discovery ({@code routing.discover: replica_hosts}) now, beside
+     * the configured ones, which win over a joined one of the same name or address.
+     */
+    public synchronized Backends.Changes joinBackends(List<BackendConfig> nowJoined) {
+        this.joined = List.copyOf(nowJoined);
+        Backends.Changes changes = backends.apply(withJoined(config.backends()), config.limits().backendQueueSize(),
+                config.timeouts().backendQueue());
+        router.backends(backends.list());
+        return changes;
+    }
+
+    private List<BackendConfig> withJoined(List<BackendConfig> configured) {
+        List<BackendConfig> all = new ArrayList<>(configured);
+        for (BackendConfig candidate : joined) {
+            if (configured.stream().noneMatch(c -> c.name().equals(candidate.name())
+                    || c.address().equals(candidate.address()))) {
+                all.add(candidate);
+            }
+        }
+        return all;
     }
 
     /** Forgets retired backends whose last connection has closed; called periodically. */
@@ -116,6 +147,7 @@ public final class ProxyRuntime {
     /** Replaces the config without touching backends (a reload whose backends did not change). */
     public void config(SluiceConfig newConfig) {
         this.config = newConfig;
+        mirror.apply(newConfig);
     }
 
     public SluiceConfig config() {
@@ -214,6 +246,11 @@ public final class ProxyRuntime {
         return capture;
     }
 
+    /** Copies of statements to a shadow server, and how its answers compared: started and changed by the config. */
+    public MirrorControl mirror() {
+        return mirror;
+    }
+
     public ProxyStats stats() {
         return stats;
     }
@@ -258,6 +295,7 @@ public final class ProxyRuntime {
     /** The proxy stops: pools, kept KILL connections, auth threads and the resolver close. */
     public void close() {
         capture.close();
+        mirror.stop();
         backends.close();
         killConnections.closeAll();
         authWork.close();

@@ -165,17 +165,18 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
     }
 
     private void forward(ByteBuf frame, int command) {
+        StatementContext statement = null;
         if (!Commands.expectsNoResponse(command)) {
             session.armQueryTimeout(command);
             pending++;
-            StatementContext statement = spare.isEmpty()
+            statement = spare.isEmpty()
                     ? new StatementContext(session.services().sqlReaders(), backend.identity().charset()) : spare.pollFirst();
             session.services().observers().current().onCommand(session.killable(), statement.reset(frame));
             inFlight.addLast(statement);
         } else {
             session.services().observers().current().onNoResponseCommand(session.killable(), command, frame);
         }
-        backend.expect(command, this);
+        backend.expect(command, this, false, statement == null ? null : statement.answer());
         backend.write(frame);
     }
 

@@ -40,6 +40,9 @@ final class ConnectionFinder {
 
         /** The connection is the session's from now on: responses and its loss go to the session. */
         void bind(TrackedConnection connection);
+
+        /** The session cannot go on: ERR for the command (whose frame is released), then it ends. */
+        void abandon(SplitCommand command, String message);
     }
 
     private final SplitState state;
@@ -108,7 +111,8 @@ final class ConnectionFinder {
             return;
         }
         boolean toReplica = command.route().target() == Target.REPLICA && !Boolean.FALSE.equals(state.autocommit())
-                && !offReplica.transactionMoves() && !state.readYourWrites.readOnPrimary(System.nanoTime());
+                && !offReplica.transactionMoves() && !state.readYourWrites.readOnPrimary(System.nanoTime())
+                && !state.transactionLog.replayPending();
         Backend backend = (toReplica ? backends.router().replica(avoid) : Optional.<Backend>empty())
                 .or(() -> backends.router().primary(avoid)).orElse(null);
         if (backend == null) {
@@ -193,6 +197,19 @@ final class ConnectionFinder {
             verifyLostWrite(command, connection, pool);
             return;
         }
+        if (state.transactionLog.replayPending()) {
+            TransactionReplay.before(command, connection, state, () -> {
+                if (stillRouting(command)) {
+                    onConnection(command, connection, pool);
+                }
+            }, why -> {
+                if (stillRouting(command)) {
+                    routing = null;
+                    owner.abandon(command, why);
+                }
+            });
+            return;
+        }
         if (!state.stateInitialised) {
             // The first connection tells what the login left the session at.
             state.loginValues = connection.loginValues();
@@ -229,6 +246,8 @@ final class ConnectionFinder {
             }
         }, unknown -> {
             if (stillRouting(command)) {
+                // A COMMIT of unknown outcome: the transaction is not run again.
+                state.transactionLog.clear();
                 state.binding.releaseUnlessTied();
                 fail(command, Replies.BACKEND_LOST, "08S01", unknown);
             }

@@ -75,7 +75,8 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
         this.client = session.client();
         SessionServices services = session.services();
         this.state = new SplitState(login, schema, routingConfig, backends.acknowledgedWrites(), services.sqlReaders(),
-                reason -> services.observers().current().onPinned(session.killable(), reason.label()));
+                reason -> services.observers().current().onPinned(session.killable(), reason.label()),
+                services.bufferedMemory(), services.stats());
         StatementRetries retries = new StatementRetries(new PrimaryWait(services.config(), services.stats(), backends),
                 new LostWrite(backends, services.stats()));
         this.finder = new ConnectionFinder(state, backends, retries, client.eventLoop(), this);
@@ -232,12 +233,20 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
         reply(OwnAnswer.error(code, sqlState == null ? "HY000" : sqlState, message));
     }
 
+    @Override
+    public void abandon(SplitCommand command, String message) {
+        command.frame().release();
+        session.end(1, Replies.BACKEND_LOST, "08S01", message);
+    }
+
     private void resetConnection(ByteBuf frame) {
         Binding binding = state.binding;
         binding.clearPins();
         state.statements.closeAll();
         state.lastInsertId.reset();
         state.carriedError.reset();
+        // The reset rolls back the transaction; one lost before it is not run again.
+        state.transactionLog.clear();
         TrackedConnection bound = binding.connection();
         state.desired.reset(state.desired.schema());
         if (state.stateInitialised && bound != null) {
@@ -254,7 +263,8 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
 
     @Override
     public int serverStatus() {
-        return (state.binding.inTransaction() ? ServerStatus.IN_TRANS : 0)
+        boolean inTransaction = state.binding.inTransaction() || state.transactionLog.replayPending();
+        return (inTransaction ? ServerStatus.IN_TRANS : 0)
                 | (Boolean.FALSE.equals(state.autocommit()) ? 0 : ServerStatus.AUTOCOMMIT);
     }
 
@@ -342,6 +352,7 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
         responses.end();
         state.statements.closeAll();
         state.binding.releaseForGood();
+        state.transactionLog.clear();
     }
 
     @Override

@@ -69,18 +69,22 @@ final class SplitResponses implements ResponseListener {
         ByteBuf frame = command.frame().retain();
         // Observers see the client's frame, with the proxy's statement ids, before the rewrite.
         StatementObserver observers = session.services().observers().current();
+        StatementContext statement = null;
         if (Commands.expectsNoResponse(command.code())) {
             observers.onNoResponseCommand(session.killable(), command.code(), frame);
         } else {
             // A statement's context was made when it was routed; any other command's is made now.
             boolean routedSql = command.code() == Commands.COM_QUERY || command.code() == Commands.COM_STMT_PREPARE;
-            StatementContext statement = routedSql ? state.sql : state.sql.reset(frame);
+            statement = routedSql ? state.sql : state.sql.reset(frame);
             observers.onCommand(session.killable(), statement);
         }
         if (command.statement() != null) {
             frame = ExecuteRewriter.rewrite(frame, command.statement(), connection);
         }
         session.armQueryTimeout(command.code());
+        state.transactionLog.sent(command, connection, state.binding.inTransaction(),
+                Boolean.FALSE.equals(state.autocommit()), state.desired,
+                command.code() == Commands.COM_QUERY ? state.sql.classification() : null);
         current = command;
         currentBackend = connection.backend();
         state.previousStatementHold = state.binding.holdCount();
@@ -88,7 +92,8 @@ final class SplitResponses implements ResponseListener {
         responseStarted = false;
         retries.sent(command, connection, state);
         state.readBacks.statementSent();
-        connection.expect(command.code(), this, command.route().scopedVariables());
+        connection.expect(command.code(), this, command.route().scopedVariables(),
+                statement == null ? null : statement.answer());
         connection.write(frame);
         connection.flush();
         if (Commands.expectsNoResponse(command.code())) {
@@ -105,6 +110,7 @@ final class SplitResponses implements ResponseListener {
             state.statements.rewritePrepareOk(bytes);
         }
         responseStarted = true;
+        state.transactionLog.answerBytes(bytes);
         client.write(bytes, client.voidPromise());
     }
 
@@ -168,6 +174,7 @@ final class SplitResponses implements ResponseListener {
         }
         if (response != null) {
             Aftermath.record(state, done, currentBackend, response);
+            state.transactionLog.answered(state.binding.inTransaction());
         }
         done.frame().release();
         session.responseEnded();
@@ -273,10 +280,19 @@ final class SplitResponses implements ResponseListener {
             path.retry(again, Set.of());
             return;
         }
+        String notReplayed = null;
+        if (binding.inTransaction()) {
+            notReplayed = replayLater(inFlight, lost);
+            if (notReplayed == null) {
+                return;
+            }
+        }
         if (binding.inTransaction() || binding.pinned()) {
             // The state this session relied on is gone with the connection.
             session.end(inFlight && !responseStarted ? 1 : 0, Replies.BACKEND_LOST, "08S01", "Lost connection to"
-                    + " backend " + (lost == null ? "" : lost.name() + " ") + "during the session: " + reason);
+                    + " backend " + (lost == null ? "" : lost.name() + " ") + "during the session: " + reason
+                    + (notReplayed == null || !state.transactionLog.enabled() ? ""
+                            : "; the transaction was not replayed: " + notReplayed));
         } else if (inFlight && responseStarted) {
             session.end(-1, 0, null, null);
         } else if (inFlight) {
@@ -291,6 +307,38 @@ final class SplitResponses implements ResponseListener {
         // Else a connection kept in case the next statement asked for it: nothing was lost.
     }
 
+    /**
+     * The connection of the session's transaction was lost: the transaction runs again on a new
+     * connection before the statement in flight is sent again, or before the next one
+     * ({@code transaction_replay}). Null when it will, else why not. A commit in flight runs
+     * again only when the server shows it did not commit ({@link LostWrite}), else the client
+     * gets 1927 for it.
+     */
+    private String replayLater(boolean inFlight, Backend lost) {
+        Binding binding = state.binding;
+        TransactionLog log = state.transactionLog;
+        boolean commitInFlight = inFlight && log.commitInFlight();
+        String why = binding.pinned() ? "the session holds state made on that connection (" + String.join(", ",
+                binding.pinLabels()) + ")"
+                : inFlight && responseStarted ? "the answer to the statement in flight had begun to reach the client"
+                : inFlight && current == null ? "the statement in flight is gone"
+                : commitInFlight && !retries.lostWrite.lost() ? "the connection was lost after a COMMIT was sent,"
+                        + " which may have committed" : null;
+        if (why != null || (why = log.lost()) != null) {
+            log.clear();
+            return why;
+        }
+        binding.transactionEnded();
+        if (inFlight) {
+            SplitCommand again = current;
+            dropCurrent();
+            path.retry(again, Set.of());
+        } else if (path.phase() == SplitPath.Phase.ROUTING) {
+            path.lostWhileRouting(lost);
+        }
+        return null;
+    }
+
     private void dropCurrent() {
         current = null;
     }
@@ -299,6 +347,7 @@ final class SplitResponses implements ResponseListener {
     void end() {
         cancelLingering();
         retries.release();
+        state.transactionLog.clear();
         if (current != null) {
             current.frame().release();
             current = null;

@@ -5,6 +5,8 @@ import dev.sluice.protocol.auth.Credential;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.gtid.AcknowledgedWrites;
+import dev.sluice.proxy.memory.MemoryBudget;
+import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.SqlReaders;
 import io.netty.buffer.ByteBuf;
@@ -26,6 +28,8 @@ final class SplitState {
     final CarriedError carriedError = new CarriedError();
     final ReplicaTransaction replicaTransaction = new ReplicaTransaction();
     final ReadBacks readBacks;
+    /** The open transaction's statements, kept to run them again if its connection is lost. */
+    final TransactionLog transactionLog;
     /**
      * The command being routed or sent (one at a time), its SQL read with the charset and
      * sql_mode {@link #desired} has (the login's charset until the first connection reports one).
@@ -42,13 +46,15 @@ final class SplitState {
     long previousStatementHold = -1;
 
     SplitState(LoginRequest login, String schema, RoutingConfig routing, AcknowledgedWrites acknowledgedWrites,
-               SqlReaders readers, Consumer<PinReason> onPinned) {
+               SqlReaders readers, Consumer<PinReason> onPinned, MemoryBudget bufferedMemory, ProxyStats stats) {
         this.login = login;
         this.desired = new SessionVariables(schema);
         this.sql = new StatementContext(readers, login.charset());
         this.binding = new Binding(onPinned);
         this.readYourWrites = new ReadYourWrites(routing, acknowledgedWrites, () -> this.login.user());
         this.readBacks = new ReadBacks(desired, readYourWrites);
+        this.transactionLog = new TransactionLog(routing.transactionReplay(), routing.transactionReplayMaxSize(),
+                bufferedMemory, stats);
     }
 
     LoginRequest login() {
@@ -76,6 +82,7 @@ final class SplitState {
     /** COM_CHANGE_USER: nothing of the old state survives; the session is {@code user} from now on. */
     void startOver(String user, Credential credential, String schema, int charset) {
         binding.releaseForGood();
+        transactionLog.clear();
         statements.closeAll();
         desired.reset(schema);
         lastInsertId.reset();

@@ -31,7 +31,8 @@ final class StatementRetries {
     /** {@code command} goes out on {@code connection}: what could run it again if it turns out not to have run. */
     void sent(SplitCommand command, TrackedConnection connection, SplitState state) {
         boolean mayRunAgain = mayRunAgain(command, state);
-        lostWrite.sent(mayRunAgain, connection);
+        // A COMMIT of a transaction that would be replayed: run again once shown not to have committed.
+        lostWrite.sent(mayRunAgain || state.transactionLog.commitInFlight(), connection);
         readOnlyRefusal.sent(mayRunAgain, connection.backend());
     }
 

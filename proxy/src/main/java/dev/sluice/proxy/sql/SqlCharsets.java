@@ -65,7 +65,8 @@ public final class SqlCharsets {
         return forName(collationCharset(id));
     }
 
-    static String collationCharset(int id) {
+    /** The MySQL character set name of a collation id, e.g. {@code latin1} for 8. */
+    public static String collationCharset(int id) {
         return switch (id) {
             case 5, 8, 15, 31, 47, 48, 49, 94 -> "latin1";
             case 11, 65 -> "ascii";

@@ -15,6 +15,8 @@ public final class ProxyStats {
     private final LongAdder readOnlyRetries = new LongAdder();
     private final LongAdder lostWritesRetried = new LongAdder();
     private final LongAdder lostWritesUnknown = new LongAdder();
+    private final LongAdder transactionsReplayed = new LongAdder();
+    private final LongAdder transactionReplaysFailed = new LongAdder();
 
     public void accepted() {
         connectionsAccepted.increment();
@@ -76,6 +78,24 @@ public final class ProxyStats {
     /** A write lost with its connection whose outcome could not be known: the client got an error. */
     public void lostWriteUnknown() {
         lostWritesUnknown.increment();
+    }
+
+    /** A transaction lost with its connection ran again on a new one, every answer the same (transaction_replay). */
+    public void transactionReplayed() {
+        transactionsReplayed.increment();
+    }
+
+    /** A transaction lost with its connection could not run again the same: its session ended. */
+    public void transactionReplayFailed() {
+        transactionReplaysFailed.increment();
+    }
+
+    public long transactionsReplayed() {
+        return transactionsReplayed.sum();
+    }
+
+    public long transactionReplaysFailed() {
+        return transactionReplaysFailed.sum();
     }
 
     public long primaryWaits() {

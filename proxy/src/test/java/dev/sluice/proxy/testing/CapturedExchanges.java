@@ -1,11 +1,11 @@
 package dev.sluice.proxy.testing;
 
-import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.response.Response;
 import dev.sluice.protocol.response.ResponseTracker;
 import dev.sluice.protocol.testing.Captures;
 import dev.sluice.protocol.testing.Direction;
+import dev.sluice.protocol.testing.Handshakes;
 import dev.sluice.protocol.testing.MysqlPackets;
 import dev.sluice.protocol.testing.RawPacket;
 import dev.sluice.protocol.testing.TcpConnection;
@@ -59,7 +59,7 @@ public final class CapturedExchanges {
         TcpConnection connection = Captures.capture(file).connection();
         List<RawPacket> client = MysqlPackets.split(connection.bytes(Direction.CLIENT_TO_SERVER));
         List<RawPacket> server = MysqlPackets.split(connection.bytes(Direction.SERVER_TO_CLIENT));
-        long capabilities = negotiated(server.get(0).payload(), client.get(0).payload());
+        long capabilities = Handshakes.negotiated(server.get(0).payload(), client.get(0).payload());
         Cursor cursor = new Cursor(client, server);
         cursor.serverIndex = 1;
         cursor.clientIndex = 1;
@@ -166,25 +166,5 @@ public final class CapturedExchanges {
                 }
             }
         }
-    }
-
-    /** Capabilities both sides share, read from the greeting and the handshake response. */
-    private static long negotiated(byte[] greeting, byte[] response) {
-        ByteBuf g = Unpooled.wrappedBuffer(greeting);
-        g.skipBytes(1);
-        while (g.readByte() != 0) {
-            // the server version, NUL-terminated
-        }
-        g.skipBytes(4 + 8 + 1);
-        long low = g.readUnsignedShortLE();
-        g.skipBytes(1 + 2);
-        low |= (long) g.readUnsignedShortLE() << 16;
-        g.skipBytes(1 + 6);
-        long serverCaps = Capabilities.combine(low, g.readUnsignedIntLE());
-        ByteBuf r = Unpooled.wrappedBuffer(response);
-        long clientLow = r.getUnsignedIntLE(0);
-        long clientCaps = Capabilities.combine(clientLow, Capabilities.speaksMariaDbExtensions(clientLow)
-                ? r.getUnsignedIntLE(28) : 0);
-        return serverCaps & clientCaps;
     }
 }

@@ -1,4 +1,4 @@
-package dev.sluice.slap;
+package dev.sluice.protocol.checksum;
 
 /**
  * Whether a statement's rows come in an order it asked for: an {@code ORDER BY} outside all
@@ -6,12 +6,12 @@ package dev.sluice.slap;
  * strings, quoted names and comments. Without one, two servers may return the same rows in any
  * order, and a comparison must not call that a difference.
  */
-final class OrderBy {
+public final class OrderBy {
 
     private OrderBy() {
     }
 
-    static boolean atTopLevel(String sql) {
+    public static boolean atTopLevel(String sql) {
         if (sql == null) {
             return false;
         }

@@ -1,4 +1,4 @@
-package dev.sluice.proxy.health;
+package dev.sluice.proxy.probe;
 
 import java.util.List;
 import java.util.Map;
@@ -9,22 +9,22 @@ import java.util.Map;
  * @param errorCode 0 unless the answer was an ERR
  * @param rows      each row as column name to value (null for SQL NULL), in column order
  */
-record QueryResult(int errorCode, String errorMessage, List<String> columns, List<Map<String, String>> rows) {
+public record QueryResult(int errorCode, String errorMessage, List<String> columns, List<Map<String, String>> rows) {
 
-    static QueryResult ok() {
+    public static QueryResult ok() {
         return new QueryResult(0, null, List.of(), List.of());
     }
 
-    static QueryResult error(int code, String message) {
+    public static QueryResult error(int code, String message) {
         return new QueryResult(code, message, List.of(), List.of());
     }
 
-    boolean isError() {
+    public boolean isError() {
         return errorCode != 0;
     }
 
     /** The value of {@code column} in the first row, or null when there is no row or it is NULL. */
-    String first(String column) {
+    public String first(String column) {
         return rows.isEmpty() ? null : rows.get(0).get(column);
     }
 }

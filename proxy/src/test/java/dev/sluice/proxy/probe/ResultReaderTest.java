@@ -1,4 +1,4 @@
-package dev.sluice.proxy.health;
+package dev.sluice.proxy.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,7 @@ import dev.sluice.protocol.packet.EofPacket;
 import dev.sluice.protocol.packet.ErrPacket;
 import dev.sluice.protocol.packet.OkPacket;
 import dev.sluice.protocol.packet.ServerPacket;
+import dev.sluice.proxy.health.ReplicationStatus;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.sluice.slap;
+package dev.sluice.protocol.checksum;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.sluice.proxy.health;
+package dev.sluice.proxy.probe;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
@@ -31,15 +31,17 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * The health checker's own connection to one backend: it logs in once and then answers one
- * command at a time (COM_PING, a query) with a {@link QueryResult}. It never carries client
- * traffic and never blocks: everything happens on its event loop through promises. A login it
- * starts is always finished or ended with COM_QUIT, so checks never count towards a backend's
- * max_connect_errors.
+ * The proxy's own connection to one server, for the health checker (and the mirror's shadow): it
+ * logs in once and then answers one command at a time (COM_PING, a query) with a
+ * {@link QueryResult}, or with whatever another reader makes of the answer's packets. It never
+ * carries client traffic and never blocks: everything happens on its event loop through promises.
+ * A login it starts is always finished or ended with COM_QUIT, so checks never count towards a
+ * backend's max_connect_errors.
  */
-final class HealthConnection extends ChannelInboundHandlerAdapter {
+public final class OwnConnection extends ChannelInboundHandlerAdapter {
 
     /** No CLIENT_DEPRECATE_EOF: result sets end with classic EOF packets, which {@link ResultReader} expects. */
     private static final long CAPABILITIES = Capabilities.CLIENT_PROTOCOL_41 | Capabilities.CLIENT_SECURE_CONNECTION
@@ -53,20 +55,19 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     private final String user;
     private final byte[] password;
     private final SslContext tls;
-    private final Promise<HealthConnection> loggedIn;
+    private final Promise<OwnConnection> loggedIn;
     private Channel channel;
     private HandshakeV10 greeting;
     private ClientAuthExchange auth;
     private long capabilities;
     private int sequenceId;
     private boolean ready;
-    private ResultReader reader;
-    private Promise<QueryResult> pending;
+    private Pending<?> pending;
 
     private final ClientAuthOptions authOptions;
 
-    private HealthConnection(Backend backend, String user, byte[] password, SslContext tls, ClientAuthOptions authOptions,
-                             Promise<HealthConnection> loggedIn) {
+    private OwnConnection(Backend backend, String user, byte[] password, SslContext tls, ClientAuthOptions authOptions,
+                             Promise<OwnConnection> loggedIn) {
         this.authOptions = authOptions;
         this.backend = backend;
         this.user = user;
@@ -75,13 +76,39 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
         this.loggedIn = loggedIn;
     }
 
+    /** A command out: the reader of its answer's packets (null until the answer is whole) and who waits for it. */
+    private static final class Pending<T> {
+        private final Function<ByteBuf, T> reader;
+        private final Promise<T> promise;
+        private T result;
+
+        Pending(Function<ByteBuf, T> reader, Promise<T> promise) {
+            this.reader = reader;
+            this.promise = promise;
+        }
+
+        /** True when {@code payload} completed the answer ({@link #complete} then hands it over). */
+        boolean feed(ByteBuf payload) {
+            result = reader.apply(payload);
+            return result != null;
+        }
+
+        void complete() {
+            promise.trySuccess(result);
+        }
+
+        void fail(String reason) {
+            promise.tryFailure(new ProbeException(reason, false));
+        }
+    }
+
     /** Connects and logs in; the future fails with a message naming the backend. */
-    static Future<HealthConnection> open(Backend backend, String user, byte[] password, SslContext tls,
+    public static Future<OwnConnection> open(Backend backend, String user, byte[] password, SslContext tls,
                                          ClientAuthOptions authOptions, EventLoop loop,
                                          Class<? extends Channel> channelType, int connectTimeoutMillis,
                                          io.netty.resolver.AddressResolverGroup<?> resolver) {
-        Promise<HealthConnection> loggedIn = loop.newPromise();
-        HealthConnection connection = new HealthConnection(backend, user, password, tls, authOptions, loggedIn);
+        Promise<OwnConnection> loggedIn = loop.newPromise();
+        OwnConnection connection = new OwnConnection(backend, user, password, tls, authOptions, loggedIn);
         new Bootstrap().group(loop).channel(channelType).resolver(resolver)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.max(1, connectTimeoutMillis))
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -95,7 +122,7 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
                 .connect(backend.config().address().host(), backend.config().address().port())
                 .addListener((ChannelFutureListener) done -> {
                     if (!done.isSuccess()) {
-                        loggedIn.tryFailure(new HealthCheckException("cannot connect: " + message(done.cause()), true));
+                        loggedIn.tryFailure(new ProbeException("cannot connect: " + message(done.cause()), true));
                     } else {
                         connection.channel = done.channel();
                     }
@@ -103,26 +130,34 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
         return loggedIn;
     }
 
-    boolean isActive() {
+    public boolean isActive() {
         return ready && channel != null && channel.isActive();
     }
 
-    Future<QueryResult> ping() {
-        return send(Commands.COM_PING, new byte[0]);
+    public Future<QueryResult> ping() {
+        return send(Commands.COM_PING, new byte[0], new ResultReader(capabilities)::accept);
     }
 
-    Future<QueryResult> query(String sql) {
-        return send(Commands.COM_QUERY, sql.getBytes(StandardCharsets.UTF_8));
+    public Future<QueryResult> query(String sql) {
+        return send(Commands.COM_QUERY, sql.getBytes(StandardCharsets.UTF_8), new ResultReader(capabilities)::accept);
     }
 
-    private Future<QueryResult> send(int command, byte[] argument) {
-        Promise<QueryResult> result = channel.eventLoop().newPromise();
+    /** The capabilities the login negotiated: what the answers' layout depends on. */
+    public long capabilities() {
+        return capabilities;
+    }
+
+    /**
+     * Sends {@code command} with {@code argument}; the answer's packets go to {@code reader} in
+     * order until it returns a result, which completes the future. One command at a time.
+     */
+    public <T> Future<T> send(int command, byte[] argument, Function<ByteBuf, T> reader) {
+        Promise<T> result = channel.eventLoop().newPromise();
         if (!isActive() || pending != null) {
-            result.setFailure(new HealthCheckException(pending != null ? "a check is still running" : "connection closed", false));
+            result.setFailure(new ProbeException(pending != null ? "a check is still running" : "connection closed", false));
             return result;
         }
-        pending = result;
-        reader = new ResultReader(capabilities);
+        pending = new Pending<>(reader, result);
         ByteBuf frame = channel.alloc().buffer(5 + argument.length);
         frame.writeMediumLE(1 + argument.length).writeByte(0).writeByte(command).writeBytes(argument);
         channel.writeAndFlush(frame).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
@@ -130,7 +165,7 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** COM_QUIT, then close. */
-    void close() {
+    public void close() {
         if (channel == null) {
             return;
         }
@@ -155,11 +190,11 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
             } else if (!ready) {
                 onAuth(ctx, payload);
             } else if (pending != null) {
-                QueryResult result = reader.accept(payload);
-                if (result != null) {
-                    Promise<QueryResult> done = pending;
+                Pending<?> answer = pending;
+                if (answer.feed(payload)) {
+                    // Cleared first: whoever waits may send the next command at once.
                     pending = null;
-                    done.trySuccess(result);
+                    answer.complete();
                 }
             }
         } catch (ProtocolException e) {
@@ -172,7 +207,7 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     private void onGreeting(ChannelHandlerContext ctx, ByteBuf payload) {
         if (payload.isReadable() && payload.getUnsignedByte(payload.readerIndex()) == ErrPacket.HEADER) {
             ErrPacket err = ErrPacket.decode(payload, 0);
-            loggedIn.tryFailure(new HealthCheckException("refused: " + err.errorCode() + " " + err.errorMessage(), false));
+            loggedIn.tryFailure(new ProbeException("refused: " + err.errorCode() + " " + err.errorMessage(), false));
             ctx.close();
             return;
         }
@@ -227,7 +262,7 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
                 }
             }
             case ClientStep.Rejected rejected -> {
-                loggedIn.tryFailure(new HealthCheckException("login as " + user + " refused: " + rejected.errorCode()
+                loggedIn.tryFailure(new ProbeException("login as " + user + " refused: " + rejected.errorCode()
                         + " " + rejected.message(), false));
                 ctx.close();
             }
@@ -247,11 +282,11 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         ready = false;
-        loggedIn.tryFailure(new HealthCheckException("closed the connection during login", false));
-        Promise<QueryResult> lost = pending;
+        loggedIn.tryFailure(new ProbeException("closed the connection during login", false));
+        Pending<?> lost = pending;
         pending = null;
         if (lost != null) {
-            lost.tryFailure(new HealthCheckException("closed the connection", false));
+            lost.fail("closed the connection");
         }
         ctx.fireChannelInactive();
     }
@@ -262,11 +297,11 @@ final class HealthConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void fail(ChannelHandlerContext ctx, String reason) {
-        loggedIn.tryFailure(new HealthCheckException(reason, false));
-        Promise<QueryResult> lost = pending;
+        loggedIn.tryFailure(new ProbeException(reason, false));
+        Pending<?> lost = pending;
         pending = null;
         if (lost != null) {
-            lost.tryFailure(new HealthCheckException(reason, false));
+            lost.fail(reason);
         }
         ready = false;
         ctx.close();

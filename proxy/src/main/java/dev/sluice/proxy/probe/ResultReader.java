@@ -1,4 +1,4 @@
-package dev.sluice.proxy.health;
+package dev.sluice.proxy.probe;
 
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.Wire;
