@@ -4,22 +4,24 @@
 #
 #   bench/compare-sluice.sh            the full comparison (about 20 minutes on 2 cores)
 #   QUICK=1 bench/compare-sluice.sh    about two minutes
+#   SPLIT=1 bench/compare-sluice.sh    a split-mode proxy too, as target "split"
 #
 # As compare.sh's README says, the proxy is started first, on 127.0.0.1:4040 in front of
 # 127.0.0.1:13306 with user slap/slap; compare.sh then starts the backend (fresh MariaDB 10.11)
 # and haproxy itself. The proxy authenticates clients (users mode) and may open up to 5000
-# backend connections, the cap compare.sh gives ProxySQL. TLS is off on both sides. The proxy is
+# backend connections, the cap compare.sh gives ProxySQL. TLS is off on both sides. The proxies are
 # stopped on exit; everything else compare.sh starts, it stops.
 #
 # Knobs: COMPARE [/work/shared/bench/compare.sh], SLUICE_HOME, SLUICE_TARGET, PROXY_JAVA_OPTS (as
-# in overhead.sh), OUT [bench/out/compare-<time>], and every knob of compare.sh (QUICK, SKIP, ...).
+# in overhead.sh: the launcher's, bin/proxy-java-opts, unless set), OUT [bench/out/compare-<time>],
+# and every knob of compare.sh (QUICK, SKIP, ...).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 COMPARE=${COMPARE:-/work/shared/bench/compare.sh}
 SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
 SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
-PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
+PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS-$("$SLUICE_HOME/bin/proxy-java-opts")}
 OUT=${OUT:-$here/out/compare-$(date +%Y%m%d-%H%M%S)}
 export OUT
 
@@ -37,12 +39,33 @@ if ! [ -d "$CLI/lib" ] || [ -n "$(cd "$SLUICE_HOME" && find . \( -path ./bench -
     > "$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
   touch "$CLI/lib"
 fi
-if (exec 3<>/dev/tcp/127.0.0.1/4040) 2>/dev/null; then
-  die "port 4040 is taken; compare.sh expects the proxy there"
-fi
-
-cat > "$OUT/sluice.yaml" <<EOF
-listen: 127.0.0.1:4040
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# The proxy in session mode on 4040 (as compare.sh's README asks), and with SPLIT=1 a second one in
+# split mode (the backend as its only primary) on a free port, measured as target "split". Neither
+# opens its admin ports, which other runs on this machine may hold.
+PORT_sluice=${PORT_sluice:-4040}
+modes=(sluice)
+[ "${SPLIT:-0}" = 1 ] && modes+=(split)
+PIDS=()
+stop_proxies() {
+  local p i
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do
+    for i in $(seq 1 60); do kill -0 "$p" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$p" 2>/dev/null
+  done
+  return 0
+}
+trap stop_proxies EXIT
+trap 'exit 130' INT TERM
+targets=()
+for mode in "${modes[@]}"; do
+  if [ "$mode" = sluice ]; then port=$PORT_sluice; routing=session; else port=$(free_port); routing=split; fi
+  if (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
+    die "port $port is taken"
+  fi
+  cat > "$OUT/$mode.yaml" <<EOF
+listen: 127.0.0.1:$port
 users:
   - name: slap
     password: slap
@@ -50,23 +73,24 @@ backends:
   - name: db1
     address: 127.0.0.1:13306
     max_connections: 5000
+routing:
+  mode: $routing
+admin:
+  enabled: false
 # compare.sh starts the backend after the proxy and queries every target at once: a health check
 # that found it down would hold it out until the next pass, and compare.sh would skip the proxy.
 health:
   enabled: false
 EOF
-# shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-"$JAVA_HOME/bin/java" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy \
-  --config "$OUT/sluice.yaml" > "$OUT/proxy.log" 2>&1 &
-PROXY_PID=$!
-stop_proxy() {
-  kill "$PROXY_PID" 2>/dev/null || return 0
-  local i; for i in $(seq 1 60); do kill -0 "$PROXY_PID" 2>/dev/null || return 0; sleep 0.5; done
-  kill -9 "$PROXY_PID" 2>/dev/null
-}
-trap stop_proxy EXIT
-trap 'exit 130' INT TERM
-for i in $(seq 1 240); do (exec 3<>/dev/tcp/127.0.0.1/4040) 2>/dev/null && break; sleep 0.25; done
-(exec 3<>/dev/tcp/127.0.0.1/4040) 2>/dev/null || die "the proxy did not come up (see $OUT/proxy.log)"
-log "proxy pid $PROXY_PID on 127.0.0.1:4040; running $COMPARE"
-PID_sluice=$PROXY_PID bash "$COMPARE" direct=13306 haproxy=14040 sluice=127.0.0.1:4040
+  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
+  "$JAVA_HOME/bin/java" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy \
+    --config "$OUT/$mode.yaml" > "$OUT/proxy-$mode.log" 2>&1 &
+  PIDS+=($!)
+  export "PID_$mode=$!"
+  for i in $(seq 1 240); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.25; done
+  (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null || die "the $routing-mode proxy did not come up (see $OUT/proxy-$mode.log)"
+  log "$routing-mode proxy pid $! on 127.0.0.1:$port"
+  targets+=("$mode=127.0.0.1:$port")
+done
+log "running $COMPARE"
+bash "$COMPARE" direct=13306 haproxy=14040 "${targets[@]}"

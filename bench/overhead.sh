@@ -33,7 +33,7 @@
 #                                     and on io_uring (the default where the kernel allows it)
 #   bench/overhead.sh --ab            the same A/B between the proxy as configured by default (A)
 #                                     and the proxy with B_JVM (JVM options) and B_YAML (a config
-#                                     section) added (B), e.g. B_JVM=-Dsluice.spin_us=0; A_JVM
+#                                     section) added (B), e.g. B_JVM=-Xmx128m; A_JVM
 #                                     gives A's JVM options
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
@@ -49,7 +49,8 @@
 #   THREADS ["1 16"]  TABLES [4]  TABLE_SIZE [100000]
 #   SLUICE_HOME [this repository]  SLUICE_TARGET [target-bench]: the build folder; the working
 #     tree is built there as it is (mvn package, only when sources are newer than the last build)
-#   PROXY_JAVA_OPTS []  extra JVM options for the proxy, e.g. "-Xmx1g"
+#   PROXY_JAVA_OPTS [bin/proxy-java-opts: the launcher's]  JVM options for the proxy, e.g. "-Xmx1g"
+#     ("" for the JVM's own defaults)
 #   PROXY_YAML []  a config section added to the proxy's (not to the A/B modes' proxies), e.g. to
 #     profile split mode: PROXY_YAML='routing: {mode: split}' bench/overhead.sh --profile
 #   EVENT_LOOP_THREADS [^multiThreadIo]  regex for the event-loop threads' names (/proc/PID/task/*/comm),
@@ -78,7 +79,7 @@ TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-100000}
 SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
 SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
-PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS:-}
+PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS-$("$SLUICE_HOME/bin/proxy-java-opts")}
 HOLD_CONCURRENCY=${HOLD_CONCURRENCY:-200}
 EVENT_LOOP_THREADS=${EVENT_LOOP_THREADS:-^multiThreadIo}
 HOLD_SECONDS=${HOLD_SECONDS:-15}
@@ -410,7 +411,9 @@ profile() {
 
 # ------------------------------------------------------------------ holds --
 jcmd_() { "$JAVA_HOME/bin/jcmd" "$PROXY_PID" "$@" 2>/dev/null; }
-heap_used_kb() { jcmd_ GC.heap_info | sed -n 's/.* used \([0-9]*\)K.*/\1/p' | head -1; }
+heap_used_kb() { # G1 reports one heap line, the serial collector a young and an old generation's
+  jcmd_ GC.heap_info | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | awk '{ kb += $1 } END { print kb + 0 }'
+}
 nmt() { # committed KB per Native Memory Tracking category, as "name=KB" words
   jcmd_ VM.native_memory summary | sed -n 's/^-  *\([A-Za-z][A-Za-z ]*[a-z]\) *(reserved=[0-9]*KB, committed=\([0-9]*\)KB.*/\1=\2/p' | tr ' ' '_'
 }

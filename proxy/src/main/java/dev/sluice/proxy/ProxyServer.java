@@ -66,8 +66,7 @@ public final class ProxyServer implements AutoCloseable {
     private ProxyServer(SluiceConfig config) {
         this.config = config;
         int threads = config.eventLoops() > 0 ? config.eventLoops() : Runtime.getRuntime().availableProcessors();
-        dev.sluice.proxy.backend.CommandsInFlight commandsInFlight = new dev.sluice.proxy.backend.CommandsInFlight();
-        this.transport = Transport.select(commandsInFlight::count);
+        this.transport = Transport.select();
         this.group = new MultiThreadIoEventLoopGroup(threads, transport.handlers());
         this.serverChannelType = transport.serverChannel();
         Class<? extends SocketChannel> channelType = transport.socketChannel();
@@ -75,7 +74,7 @@ public final class ProxyServer implements AutoCloseable {
                 TlsContexts.forBackends(config.tls().backend()),
                 dev.sluice.proxy.backend.BackendAuthOptions.from(config.tls().backend()), config.timeouts().connect(),
                 config.timeouts().backendRetry(), config.routing().mode() == RoutingConfig.Mode.SPLIT,
-                dev.sluice.proxy.backend.OffLoopResolver.create(), commandsInFlight);
+                dev.sluice.proxy.backend.OffLoopResolver.create());
         RoutingConfig.Balancer balancer = config.routing().balancer();
         this.runtime = new ProxyRuntime(config, config.routing().mode() == RoutingConfig.Mode.SPLIT
                 ? new SplitRouter(List.of(), () -> Balancer.of(balancer)) : new SessionRouter(List.of(), Balancer.of(balancer)),

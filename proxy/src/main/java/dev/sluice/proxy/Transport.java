@@ -15,7 +15,6 @@ import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 import java.util.Locale;
-import java.util.function.IntSupplier;
 
 /**
  * The Netty transport the proxy's event loops use: io_uring where the kernel and the native
@@ -30,21 +29,17 @@ public record Transport(String name, IoHandlerFactory handlers, Class<? extends 
 
     public static final String PROPERTY = "sluice.transport";
 
-    /** The transport asked for by {@value #PROPERTY}; its loops poll while {@code commandsInFlight} says at most one is out. */
-    public static Transport select(IntSupplier commandsInFlight) {
-        return select(System.getProperty(PROPERTY, ""), commandsInFlight);
+    /** The transport asked for by {@value #PROPERTY}. */
+    public static Transport select() {
+        return select(System.getProperty(PROPERTY, ""));
     }
 
     static Transport select(String asked) {
-        return select(asked, () -> 0);
-    }
-
-    static Transport select(String asked, IntSupplier commandsInFlight) {
         String wanted = asked.trim().toLowerCase(Locale.ROOT);
         String note = "";
         if (wanted.isEmpty() || wanted.equals("io_uring")) {
             if (IoUring.isAvailable()) {
-                return new Transport("io_uring", spinning(IoUringIoHandler.newFactory(), commandsInFlight), IoUringServerSocketChannel.class,
+                return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
                         IoUringSocketChannel.class, "");
             }
             note = "io_uring is not available here (" + IoUring.unavailabilityCause() + ")";
@@ -54,14 +49,10 @@ public record Transport(String name, IoHandlerFactory handlers, Class<? extends 
             note = PROPERTY + "=" + wanted + " is not a transport (expected: io_uring, epoll or nio)";
         }
         if (Epoll.isAvailable()) {
-            return new Transport("epoll", spinning(EpollIoHandler.newFactory(), commandsInFlight), EpollServerSocketChannel.class,
+            return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
                     EpollSocketChannel.class, note);
         }
         return nio(note + (note.isEmpty() ? "" : "; ") + "epoll is not available here (" + Epoll.unavailabilityCause() + ")");
-    }
-
-    private static IoHandlerFactory spinning(IoHandlerFactory io, IntSupplier commandsInFlight) {
-        return SpinBeforeBlocking.around(io, Long.getLong("sluice.spin_us", 50) * 1000, commandsInFlight);
     }
 
     private static Transport nio(String note) {

@@ -38,7 +38,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     /** Kept in a field: a method reference made on every read would be an allocation per read. */
     private final PacketScanner.Visitor packetVisitor = this::onPacket;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
-    private final CommandsInFlight commandsInFlight;
     private long threadId = -1;
 
     private ResponseListener listener;
@@ -57,15 +56,13 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     private volatile boolean slotHandedOver;
     private final KillsInFlight kills = new KillsInFlight();
 
-    BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, int inspectLimit,
-                      CommandsInFlight commandsInFlight) {
+    BackendConnection(Channel channel, Backend backend, BackendIdentity identity, String schema, int inspectLimit) {
         this.channel = channel;
         this.backend = backend;
         this.identity = identity;
         this.tracker = new ResponseTracker(identity.capabilities());
         this.schema = schema;
         this.scanner = new PacketScanner(inspectLimit);
-        this.commandsInFlight = commandsInFlight;
     }
 
     /** The backend's id for this connection (what its CONNECTION_ID() returns), or -1 when unknown. */
@@ -214,7 +211,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
             tracker.begin(command.command());
         }
         inFlight.addLast(command);
-        commandsInFlight.sent();
     }
 
     /**
@@ -284,7 +280,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     private void completeHead(InFlight head) {
         Response response = tracker.response();
         inFlight.pollFirst();
-        commandsInFlight.ended(1);
         long latency = System.nanoTime() - head.startNanos();
         if (head.listener() != null) {
             // Only clients' statements count: the proxy's own resets and schema changes would
@@ -357,7 +352,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
         channel.close();
         ResponseListener target = listener;
         listener = null;
-        commandsInFlight.ended(inFlight.size());
         inFlight.clear();
         if (target != null) {
             target.onBackendLost(reason);
@@ -371,7 +365,6 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
         }
         broken = true;
         listener = null;
-        commandsInFlight.ended(inFlight.size());
         inFlight.clear();
         closed();
         if (channel.isActive()) {

@@ -36,20 +36,17 @@ public final class BackendConnector implements Connector {
     private final boolean framed;
     private final ClientAuthOptions authOptions;
     private final OffLoopResolver resolver;
-    private final CommandsInFlight commandsInFlight;
     /** Every connection it opened that is not closed yet; a closed channel leaves the group by itself. */
     private final ChannelGroup channels = new DefaultChannelGroup("backends", GlobalEventExecutor.INSTANCE);
 
     /**
      * @param framed   split mode: connections track session state and hand on whole packets
      * @param resolver looks backend host names up off the event loops
-     * @param commandsInFlight what every connection counts its commands in flight into
      */
     public BackendConnector(Class<? extends Channel> channelType, AuthPlugins plugins, SslContext backendTls,
                             ClientAuthOptions authOptions, Duration connectTimeout, Duration backendRetry, boolean framed,
-                            OffLoopResolver resolver, CommandsInFlight commandsInFlight) {
+                            OffLoopResolver resolver) {
         this.resolver = resolver;
-        this.commandsInFlight = commandsInFlight;
         this.framed = framed;
         this.authOptions = authOptions;
         this.channelType = channelType;
@@ -87,7 +84,7 @@ public final class BackendConnector implements Connector {
      * from now on a backend connection like the ones this connector opens, in session mode.
      */
     public BackendConnection adopt(Channel channel, Backend backend, BackendIdentity identity, String schema) {
-        return new RelayedConnection(channel, backend, identity, schema, commandsInFlight);
+        return new RelayedConnection(channel, backend, identity, schema);
     }
 
     /** The backend connections still open, so that shutdown can wait for them to close. */
@@ -120,7 +117,7 @@ public final class BackendConnector implements Connector {
                         }
                         channel.pipeline().addLast("frames", new RawPacketDecoder());
                         channel.pipeline().addLast("login", new BackendLoginHandler(backend, request, plugins,
-                                backendTls, authOptions, promise, lastIdentity::set, framed, commandsInFlight));
+                                backendTls, authOptions, promise, lastIdentity::set, framed));
                     }
                 });
         ChannelFuture connect = bootstrap.connect(backend.config().address().host(), backend.config().address().port());

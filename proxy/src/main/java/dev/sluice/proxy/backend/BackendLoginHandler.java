@@ -39,7 +39,6 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private final java.util.function.Consumer<ServerIdentity> greetingSeen;
     private final boolean framed;
     private final ClientAuthOptions authOptions;
-    private final CommandsInFlight commandsInFlight;
 
     private ClientAuthExchange auth;
     private HandshakeV10 greeting;
@@ -48,9 +47,7 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
 
     BackendLoginHandler(Backend backend, LoginRequest request, AuthPlugins plugins, SslContext tls,
                         ClientAuthOptions authOptions, Promise<BackendConnection> promise,
-                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed,
-                        CommandsInFlight commandsInFlight) {
-        this.commandsInFlight = commandsInFlight;
+                        java.util.function.Consumer<ServerIdentity> greetingSeen, boolean framed) {
         this.framed = framed;
         this.authOptions = authOptions;
         this.backend = backend;
@@ -150,8 +147,8 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     private void succeed(ChannelHandlerContext ctx) {
         BackendIdentity identity = new BackendIdentity(request.user(), capabilities, request.charset());
         BackendConnection connection = framed
-                ? new TrackedConnection(ctx.channel(), backend, identity, request.schema(), commandsInFlight)
-                : new RelayedConnection(ctx.channel(), backend, identity, request.schema(), commandsInFlight);
+                ? new TrackedConnection(ctx.channel(), backend, identity, request.schema())
+                : new RelayedConnection(ctx.channel(), backend, identity, request.schema());
         connection.threadId(greeting.connectionId());
         ctx.pipeline().replace(this, "backend", connection);
         backend.connectSucceeded();

@@ -12,8 +12,7 @@ public final class RelayedConnection extends BackendConnection {
     /** OK, ERR, EOF, column count and prepare-OK all fit; longer packets are rows or data. */
     private static final int INSPECT_LIMIT = 1024;
 
-    public RelayedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema,
-                      CommandsInFlight commandsInFlight) {
-        super(channel, backend, identity, schema, INSPECT_LIMIT, commandsInFlight);
+    public RelayedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema) {
+        super(channel, backend, identity, schema, INSPECT_LIMIT);
     }
 }

@@ -40,9 +40,8 @@ public final class TrackedConnection extends BackendConnection {
     private boolean partialWhole;
     private int partialEnd;
 
-    public TrackedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema,
-                      CommandsInFlight commandsInFlight) {
-        super(channel, backend, identity, schema, INSPECT_LIMIT, commandsInFlight);
+    public TrackedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema) {
+        super(channel, backend, identity, schema, INSPECT_LIMIT);
         this.state = new SessionVariables(schema);
     }
 

@@ -69,7 +69,7 @@ class BackendFullAuthTest {
         Promise<BackendConnection> promise = channel.eventLoop().newPromise();
         channel.pipeline().addLast(new RawPacketDecoder(), new BackendLoginHandler(backend,
                 new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, null),
-                AuthPlugins.standard(), null, options, promise, identity -> { }, false, new CommandsInFlight()));
+                AuthPlugins.standard(), null, options, promise, identity -> { }, false));
         HandshakeV10 greeting = HandshakeV10.withSeed("8.0.40", 7, AuthSeed.generate(), SERVER_CAPABILITIES, 45, 2,
                 "caching_sha2_password");
         channel.writeInbound(Replies.frame(ByteBufAllocator.DEFAULT, 0, greeting));

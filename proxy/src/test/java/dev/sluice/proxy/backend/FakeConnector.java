@@ -46,7 +46,7 @@ public final class FakeConnector implements Connector {
         next.loop().register(channel).syncUninterruptibly();
         RelayedConnection connection = new RelayedConnection(channel, next.backend(),
                 new BackendIdentity(next.request().user(), BackendPoolTest.CAPABILITIES, next.request().charset()),
-                next.request().schema(), new CommandsInFlight());
+                next.request().schema());
         channel.pipeline().addLast(connection);
         channels.add(channel);
         next.promise().setSuccess(connection);
@@ -69,7 +69,7 @@ public final class FakeConnector implements Connector {
         next.loop().register(channel).syncUninterruptibly();
         TrackedConnection connection = new TrackedConnection(channel, next.backend(),
                 new BackendIdentity(next.request().user(), capabilities, next.request().charset()),
-                next.request().schema(), new CommandsInFlight());
+                next.request().schema());
         channel.pipeline().addLast(connection);
         channels.add(channel);
         connection.startTracking(ok -> next.promise().setSuccess(connection),

@@ -92,8 +92,8 @@ class LocalInfileRequestTest {
         Backend backend = new Backend(BackendConfig.of(HostPort.parse("127.0.0.1:3306")));
         BackendIdentity identity = new BackendIdentity("app", capabilities, 45);
         BackendConnection connection = framed
-                ? new TrackedConnection(channel, backend, identity, "db1", new CommandsInFlight())
-                : new RelayedConnection(channel, backend, identity, "db1", new CommandsInFlight());
+                ? new TrackedConnection(channel, backend, identity, "db1")
+                : new RelayedConnection(channel, backend, identity, "db1");
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
         return connection;

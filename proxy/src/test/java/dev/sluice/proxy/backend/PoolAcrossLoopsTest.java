@@ -127,7 +127,7 @@ class PoolAcrossLoopsTest {
                     }
                     RelayedConnection connection = new RelayedConnection(channel, backend,
                             new BackendIdentity(request.user(), BackendPoolTest.CAPABILITIES, request.charset()),
-                            request.schema(), new CommandsInFlight());
+                            request.schema());
                     channel.pipeline().addLast(connection);
                     promise.setSuccess(connection);
                 });

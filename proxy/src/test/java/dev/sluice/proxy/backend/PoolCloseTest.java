@@ -37,7 +37,7 @@ class PoolCloseTest {
 
     private BackendConnection connection(EmbeddedChannel channel) {
         BackendConnection connection = new RelayedConnection(channel, backend, new BackendIdentity("app", CAPABILITIES, 45),
-                null, new CommandsInFlight());
+                null);
         channel.pipeline().addLast(connection);
         return connection;
     }

@@ -134,7 +134,7 @@ class TrackedRelayFragmentsTest {
     private static TrackedConnection trackedConnection(EmbeddedChannel channel, Recorder recorder, long capabilities) {
         TrackedConnection connection = new TrackedConnection(channel, new Backend(
                 BackendConfig.of(HostPort.parse("127.0.0.1:3306"))), new BackendIdentity("app", capabilities, 45),
-                "db1", new CommandsInFlight());
+                "db1");
         channel.pipeline().addLast(connection);
         connection.listener(recorder);
         return connection;

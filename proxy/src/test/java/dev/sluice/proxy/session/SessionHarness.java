@@ -4,7 +4,6 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.backend.Backend;
-import dev.sluice.proxy.backend.CommandsInFlight;
 import dev.sluice.proxy.backend.KillConnections;
 import dev.sluice.proxy.kill.Kills;
 import dev.sluice.proxy.kill.LiveSessions;
@@ -73,10 +72,6 @@ final class SessionHarness {
         EmbeddedChannel channel = EmbeddedChannel.builder().register(false).build();
         client.eventLoop().register(channel).syncUninterruptibly();
         return channel;
-    }
-
-    static CommandsInFlight commandsInFlight() {
-        return new CommandsInFlight();
     }
 
     static Backend backend(String name, dev.sluice.config.BackendConfig.Role role) {

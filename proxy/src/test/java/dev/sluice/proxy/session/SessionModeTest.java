@@ -56,7 +56,7 @@ class SessionModeTest {
     /** With the proxy's own accounts and ids: greeted as thread 7, logged in as app. */
     private CommandPhase pooled(CapturedExchanges capture) {
         connection = new RelayedConnection(server, backend, new BackendIdentity("app", capture.capabilities(), 45),
-                "capdb", SessionHarness.commandsInFlight());
+                "capdb");
         server.pipeline().addLast(connection);
         LoginRequest login = new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, "capdb");
         return session.start(7, RelayPath.pooled(connection, pool, login));
@@ -65,7 +65,7 @@ class SessionModeTest {
     /** Pass-through: the client logged the connection in itself; its thread ids are the server's. */
     private CommandPhase passThrough(CapturedExchanges capture) {
         connection = new RelayedConnection(server, backend, new BackendIdentity(null, capture.capabilities(), 45),
-                "capdb", SessionHarness.commandsInFlight());
+                "capdb");
         server.pipeline().addLast(connection);
         return session.start(-1, RelayPath.passThrough(connection, "cj"));
     }

@@ -7,7 +7,6 @@ import dev.sluice.config.HostPort;
 import dev.sluice.protocol.Commands;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendIdentity;
-import dev.sluice.proxy.backend.CommandsInFlight;
 import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.memory.MemoryBudget;
@@ -165,6 +164,6 @@ class TransactionLogTest {
 
     private TrackedConnection connection(BackendConfig.Role role) {
         Backend backend = new Backend(new BackendConfig("db", new HostPort("127.0.0.1", 3306), role, 1, 10));
-        return new TrackedConnection(channel, backend, new BackendIdentity("app", 0, 45), "app", new CommandsInFlight());
+        return new TrackedConnection(channel, backend, new BackendIdentity("app", 0, 45), "app");
     }
 }
