@@ -82,13 +82,20 @@ final class MirrorObserver implements StatementObserver {
         if (length <= 0 || length > MAX_SQL_BYTES) {
             return;
         }
-        byte[] sql = ByteBufUtil.getBytes(frame, start, length);
-        Classification found = statement.classification() != null ? statement.classification()
-                : statement.classifier().classify(sql, 0, sql.length, statement.charset(), statement.sqlMode());
+        // Split mode classified the statement already: its bytes are copied only for a statement that is mirrored.
+        byte[] sql = null;
+        Classification found = statement.classification();
+        if (found == null) {
+            sql = ByteBufUtil.getBytes(frame, start, length);
+            found = statement.classifier().classify(sql, 0, sql.length, statement.charset(), statement.sqlMode());
+        }
         StateChange change = stateChange(mirror, found);
         if (change != null) {
             statement.mirrored(change);
         } else if (mirror.unknown == null && copied(mirror, found)) {
+            if (sql == null) {
+                sql = ByteBufUtil.getBytes(frame, start, length);
+            }
             long digest = statement.digest();
             String text = stats.knows(digest) ? null : statement.digestText();
             statement.mirrored(new MirrorCopy(session.sessionId(), digest, text, sql, statement.charset(), mirror.state));
