@@ -111,8 +111,15 @@ final class ReplaySession implements Runnable {
 
     /** Waits until what had ended in the capture before the next statement began is replayed too. */
     private void follow(long endedBefore) throws InterruptedException {
-        if (progress != null && !progress.awaitTaken(endedBefore)) {
-            notes.add("went on after " + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(ReplayProgress.STALL_NANOS)
+        if (progress == null) {
+            return;
+        }
+        switch (progress.awaitTaken(endedBefore)) {
+            case NONE -> { }
+            case OVERDUE -> notes.add("went on before statements that had ended before its next one in the capture:"
+                    + " one of them ran long, likely waiting for a lock this session holds");
+            case NO_PROGRESS -> notes.add("went on after "
+                    + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(ReplayProgress.STALL_NANOS)
                     + " s without progress while waiting for statements that had ended before its next one in the"
                     + " capture");
         }
@@ -145,9 +152,15 @@ final class ReplaySession implements Runnable {
 
     /** Plays one statement; false when the connection is gone. */
     private boolean play(StatementPlayer player, CapturedEvent event) {
+        if (progress != null) {
+            progress.playing(this, event.durationMicros());
+        }
         try {
             return playCounted(player, event);
         } finally {
+            if (progress != null) {
+                progress.played(this);
+            }
             took();
         }
     }
