@@ -33,6 +33,8 @@ public final class Backend {
     private volatile long unavailableUntilNanos;
     private int consecutiveConnectFailures;
     private volatile String lastConnectError;
+    /** When (System.nanoTime) a login or health check last succeeded; 0 before the first. */
+    private volatile long lastAnsweredNanos;
     private volatile boolean lagging;
     private volatile Long replicationLagSeconds;
     /** role auto: the health checks found it the writable backend (see RoleDiscovery). */
@@ -124,6 +126,8 @@ public final class Backend {
     }
 
     public void connectSucceeded() {
+        long now = System.nanoTime();
+        lastAnsweredNanos = now == 0 ? 1 : now;
         if (unavailableUntilNanos != 0 || consecutiveConnectFailures != 0) {
             synchronized (backoffLock) {
                 consecutiveConnectFailures = 0;
@@ -147,6 +151,15 @@ public final class Backend {
     }
 
     /** Connection attempts that failed in a row since the last one that worked. */
+    /**
+     * True when a login or health check succeeded within {@code windowNanos}: the backend is alive,
+     * so a login that timed out meanwhile says the machine is busy, not that the backend is gone.
+     */
+    public boolean answeredWithin(long nowNanos, long windowNanos) {
+        long answered = lastAnsweredNanos;
+        return answered != 0 && nowNanos - answered < windowNanos;
+    }
+
     public int consecutiveConnectFailures() {
         synchronized (backoffLock) {
             return consecutiveConnectFailures;

@@ -18,6 +18,7 @@ import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -98,9 +99,30 @@ public final class BackendConnector implements Connector {
                 || cause instanceof java.net.UnknownHostException || cause instanceof java.net.PortUnreachableException;
     }
 
-    /** Connects on {@code loop} and logs in; the future fails with a {@link BackendLoginException}. */
+    /**
+     * Connects on {@code loop} and logs in; the future fails with a {@link BackendLoginException}.
+     * A login that times out while the backend answers others (a loaded machine, thousands of
+     * logins at once) is tried once more, and does not put the backend on backoff.
+     */
     public Future<BackendConnection> connect(Backend backend, LoginRequest request, EventLoop loop) {
         Promise<BackendConnection> promise = loop.newPromise();
+        attempt(backend, request, loop, promise, true);
+        return promise;
+    }
+
+    private void attempt(Backend backend, LoginRequest request, EventLoop loop, Promise<BackendConnection> outcome,
+                         boolean mayRetry) {
+        Promise<BackendConnection> promise = loop.newPromise();
+        AtomicBoolean timedOutAlive = new AtomicBoolean();
+        promise.addListener(done -> {
+            if (done.isSuccess()) {
+                outcome.trySuccess(promise.getNow());
+            } else if (timedOutAlive.get()) {
+                attempt(backend, request, loop, outcome, false);
+            } else {
+                outcome.tryFailure(done.cause());
+            }
+        });
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(channelType)
@@ -141,15 +163,19 @@ public final class BackendConnector implements Connector {
             // The server must finish the login within the connect timeout too; a backend that
             // accepts and then stalls is as unusable as one that refuses.
             ScheduledFuture<?> timeout = loop.schedule(() -> {
+                String message = "backend " + backend.name() + " did not finish the login within "
+                        + connectTimeout.toMillis() + " ms";
+                boolean alive = mayRetry && backend.answeredWithin(System.nanoTime(), connectTimeout.toNanos());
+                timedOutAlive.set(alive);
                 if (promise.tryFailure(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
-                        "backend " + backend.name() + " did not finish the login within "
-                                + connectTimeout.toMillis() + " ms", false))) {
-                    backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), "login timed out");
+                        message, false))) {
+                    if (!alive) {
+                        backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), "login timed out");
+                    }
                     connect.channel().close();
                 }
             }, connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
             promise.addListener(result -> timeout.cancel(false));
         });
-        return promise;
     }
 }
