@@ -82,12 +82,18 @@ final class RawClient implements AutoCloseable {
 
     /** Reads the greeting and logs in with mysql_native_password; returns the final packet (OK or ERR). */
     RawPacket login(String user, String password) throws IOException {
+        return login(user, password, null);
+    }
+
+    /** As {@link #login(String, String)}, into {@code schema} when it is not null. */
+    RawPacket login(String user, String password, String schema) throws IOException {
         HandshakeV10 greeting = greeting();
         ClientAuthExchange auth = new ClientAuthExchange(AuthPlugins.standard(),
                 password.getBytes(StandardCharsets.UTF_8), ClientAuthOptions.plaintext(true));
         ClientAuthExchange.InitialResponse first = auth.start(greeting.authPluginName(), greeting.scramble());
-        HandshakeResponse41 response = new HandshakeResponse41(CAPABILITIES, 1 << 24, 45, user,
-                first.authResponse(), null, first.pluginName(), Map.of());
+        long capabilities = schema == null ? CAPABILITIES : CAPABILITIES | Capabilities.CLIENT_CONNECT_WITH_DB;
+        HandshakeResponse41 response = new HandshakeResponse41(capabilities, 1 << 24, 45, user,
+                first.authResponse(), schema, first.pluginName(), Map.of());
         ByteBuf buf = Unpooled.buffer();
         response.encode(buf);
         byte[] payload = new byte[buf.readableBytes()];

@@ -36,6 +36,16 @@ public final class Backends {
     }
 
     /** The backends the config lists now, in its order. */
+    /** True when some backend takes new work now (see {@link Backend#available}). */
+    public boolean anyAvailable(long nowNanos) {
+        for (Backend backend : current) {
+            if (backend.available(nowNanos)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public List<Backend> list() {
         return current;
     }

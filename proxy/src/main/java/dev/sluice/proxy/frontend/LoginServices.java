@@ -19,10 +19,18 @@ import java.util.function.Supplier;
  * @param clientTls     TLS towards clients, or null when off
  * @param backendTls    TLS towards backends, or null when off
  * @param splitBackends where split-mode statements go; null in session mode
+ * @param schemaProofs  split mode's logins' shared proofs that a backend takes the user and schema
  */
 public record LoginServices(Supplier<SluiceConfig> config, ClientAuth auth, SslContext clientTls, SslContext backendTls,
                             BackendConnector connector, Router router, Backends backends, SessionServices sessions,
-                            SplitBackends splitBackends) {
+                            SplitBackends splitBackends, SchemaProofs schemaProofs) {
+
+    public LoginServices(Supplier<SluiceConfig> config, ClientAuth auth, SslContext clientTls, SslContext backendTls,
+                         BackendConnector connector, Router router, Backends backends, SessionServices sessions,
+                         SplitBackends splitBackends) {
+        this(config, auth, clientTls, backendTls, connector, router, backends, sessions, splitBackends,
+                new SchemaProofs());
+    }
 
     /** What the proxy's greeting claims to be: the last backend greeting seen. */
     public ServerIdentity serverIdentity() {

@@ -17,6 +17,7 @@ import dev.sluice.protocol.packet.HandshakeV10;
 import dev.sluice.protocol.packet.SslRequest;
 import dev.sluice.proxy.auth.AccountCredentials;
 import dev.sluice.proxy.auth.AuthWork;
+import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.CapabilityPolicy;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.ServerIdentity;
@@ -32,6 +33,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 
 /**
  * Login when users are configured: the proxy is the server. It greets with the backends' version
@@ -219,30 +222,59 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
                 CapabilityPolicy.responseShaping(response.capabilities(), offered), response.characterSet(),
                 Capabilities.has(response.capabilities(), Capabilities.CLIENT_CONNECT_WITH_DB) ? response.database() : null,
                 ClientOrigin.of(ctx.channel()));
+        if (services.splitMode()) {
+            startSplitSession(ctx, request);
+            return;
+        }
         new SessionStart(services, ctx.channel()).acquire(request, (connection, pool) -> {
             if (!ctx.channel().isActive()) {
                 pool.release(connection);
                 return;
             }
-            phase = Phase.DONE;
-            timeout.cancel();
-            ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
-            StatementPath path;
-            if (services.splitMode()) {
-                // The login's connection proved the backend up and the schema real; from here on
-                // each statement finds its own connection.
-                pool.releaseTracked((TrackedConnection) connection);
-                path = new SplitPath(services.splitBackends(), services.auth(), services.config().get().routing(),
-                        response.capabilities(), request, request.schema(), seed, secure);
-            } else {
-                path = RelayPath.pooled(connection, pool, request);
-            }
-            ctx.pipeline().replace(this, "session", new CommandPhase(services.sessions(), ctx.channel(),
-                    connectionId, path));
-            timeout.sessionStarted(ctx);
-            LoginPacketLimit.afterLogin(ctx, services.config().get().limits().maxPacketSize());
-            ctx.channel().config().setAutoRead(true);
+            startSession(ctx, RelayPath.pooled(connection, pool, request));
         }, failure -> refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage()));
+    }
+
+    /**
+     * Split mode: a backend must have taken the user and schema (see {@link SchemaProofs});
+     * from then on each statement finds its own connection.
+     */
+    private void startSplitSession(ChannelHandlerContext ctx, LoginRequest request) {
+        Future<Void> proven = services.backends().anyAvailable(System.nanoTime())
+                ? services.schemaProofs().prove(request, ctx.channel().eventLoop(), loop -> proveOn(ctx, request))
+                : proveOn(ctx, request);
+        proven.addListener(done -> ctx.executor().execute(() -> {
+            if (done.cause() instanceof BackendLoginException failure) {
+                refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage());
+            } else if (!done.isSuccess()) {
+                refuse(ctx, BackendLoginException.BACKEND_UNAVAILABLE, "08S01", "No backend: " + done.cause());
+            } else if (ctx.channel().isActive()) {
+                startSession(ctx, new SplitPath(services.splitBackends(), services.auth(),
+                        services.config().get().routing(), response.capabilities(), request, request.schema(), seed,
+                        secure));
+            }
+        }));
+    }
+
+    /** A backend login as the user with the schema, its connection given back to the pool at once. */
+    private Future<Void> proveOn(ChannelHandlerContext ctx, LoginRequest request) {
+        Promise<Void> proof = ctx.channel().eventLoop().newPromise();
+        new SessionStart(services, ctx.channel()).acquire(request, (connection, pool) -> {
+            pool.releaseTracked((TrackedConnection) connection);
+            proof.trySuccess(null);
+        }, proof::tryFailure);
+        return proof;
+    }
+
+    private void startSession(ChannelHandlerContext ctx, StatementPath path) {
+        phase = Phase.DONE;
+        timeout.cancel();
+        ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
+        ctx.pipeline().replace(this, "session", new CommandPhase(services.sessions(), ctx.channel(),
+                connectionId, path));
+        timeout.sessionStarted(ctx);
+        LoginPacketLimit.afterLogin(ctx, services.config().get().limits().maxPacketSize());
+        ctx.channel().config().setAutoRead(true);
     }
 
     private void refuse(ChannelHandlerContext ctx, int code, String sqlState, String message) {

@@ -1,0 +1,108 @@
+package dev.sluice.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.RoutingConfig;
+import dev.sluice.testkit.MariaDbCluster;
+import dev.sluice.testkit.MariaDbClusterExtension;
+import dev.sluice.testkit.TestUsers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Split mode's logins share the proof that a backend takes their user and schema: clients
+ * connecting at once make one backend login between them, not one each, and a schema that does
+ * not exist still fails the login with the server's 1049.
+ */
+@ExtendWith(MariaDbClusterExtension.class)
+@Timeout(120)
+class SplitLoginsIT {
+
+    private static final int CLIENTS = 200;
+    private static MariaDbCluster cluster;
+
+    @BeforeAll
+    static void cluster(MariaDbCluster shared) {
+        cluster = shared;
+    }
+
+    private static ProxyServer splitProxy() {
+        return ProxyFixture.start(ProxyFixture.config(ProxyFixture.backends(cluster))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN)));
+    }
+
+    private static long backendLogins() {
+        return cluster.servers().stream().mapToLong(s -> s.globalStatus("Connections")).sum();
+    }
+
+    @Test
+    void clientsLoggingInAtOnceMakeOneBackendLoginBetweenThem() throws Exception {
+        try (ProxyServer proxy = splitProxy(); ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            long before = backendLogins();
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<RawClient.RawPacket>> logins = new ArrayList<>();
+            List<RawClient> clients = new ArrayList<>();
+            for (int i = 0; i < CLIENTS; i++) {
+                RawClient client = new RawClient(proxy.port());
+                clients.add(client);
+                logins.add(threads.submit(() -> {
+                    go.await();
+                    return client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
+                }));
+            }
+            go.countDown();
+            for (Future<RawClient.RawPacket> login : logins) {
+                RawClient.RawPacket reply = login.get(60, TimeUnit.SECONDS);
+                assertThat(reply.header()).as(reply.header() == 0xFF ? reply.errorMessage() : "OK").isZero();
+            }
+            long made = backendLogins() - before;
+            for (RawClient client : clients) {
+                client.close();
+            }
+            // One login's proof, and the health checks' own connections meanwhile.
+            assertThat(made).as("backend logins for %d client logins", CLIENTS).isLessThan(CLIENTS / 10);
+        }
+    }
+
+    @Test
+    void aSchemaThatDoesNotExistFailsTheLoginEveryTime() throws Exception {
+        try (ProxyServer proxy = splitProxy()) {
+            for (int i = 0; i < 3; i++) {
+                try (RawClient client = new RawClient(proxy.port())) {
+                    RawClient.RawPacket reply = client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "no_such_schema");
+                    assertThat(reply.header()).isEqualTo(0xFF);
+                    assertThat(reply.errorCode()).as(reply.errorMessage()).isEqualTo(1049);
+                }
+            }
+            try (RawClient client = new RawClient(proxy.port())) {
+                assertThat(client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test").header()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void withNoBackendUpTheLoginFailsNamingTheBackends() throws Exception {
+        try (ProxyServer proxy = splitProxy()) {
+            try (RawClient client = new RawClient(proxy.port())) {
+                assertThat(client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test").header()).isZero();
+            }
+            for (var backend : proxy.runtime().backends()) {
+                backend.connectFailed(System.nanoTime(), TimeUnit.SECONDS.toNanos(30), "test: marked unreachable");
+            }
+            try (RawClient client = new RawClient(proxy.port())) {
+                RawClient.RawPacket reply = client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
+                assertThat(reply.header()).as("a fresh proof does not hide that no backend is up").isEqualTo(0xFF);
+                assertThat(reply.errorMessage()).contains("test: marked unreachable");
+            }
+        }
+    }
+}
