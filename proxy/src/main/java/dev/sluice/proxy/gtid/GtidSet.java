@@ -61,18 +61,24 @@ public final class GtidSet implements GtidMark {
             throw new IllegalArgumentException("GTID set: \"" + element + "\" (expected: uuid:interval, e.g. uuid:1-5)");
         }
         String source = uuid;
+        boolean intervalsFollow = false;
         for (int i = 1; i < parts.length; i++) {
             String part = parts[i].strip();
             if (!part.isEmpty() && Character.isDigit(part.charAt(0))) {
                 long[] interval = interval(part, element);
                 into.merge(source, interval, GtidSet::unionOf);
+                intervalsFollow = true;
             } else if (part.matches("[A-Za-z_][A-Za-z0-9_]{0,31}")) {
+                intervalsFollow = false;
                 // MySQL 8.3+ tagged GTIDs: the intervals that follow belong to uuid:tag.
                 source = uuid + ":" + part.toLowerCase(Locale.ROOT);
             } else {
                 throw new IllegalArgumentException("GTID set: \"" + part + "\" in \"" + element
                         + "\" (expected: an interval such as 1-5, or a tag)");
             }
+        }
+        if (!intervalsFollow) {
+            throw new IllegalArgumentException("GTID set: \"" + element + "\" (expected: an interval after the tag)");
         }
     }
 

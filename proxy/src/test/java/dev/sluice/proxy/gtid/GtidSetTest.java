@@ -41,6 +41,7 @@ class GtidSetTest {
         assertThatThrownBy(() -> GtidSet.parse(A + ":0")).hasMessageContaining("1 <= start <= end");
         assertThatThrownBy(() -> GtidSet.parse(A + ":1-x")).hasMessageContaining("expected: start-end");
         assertThatThrownBy(() -> GtidSet.parse(A + ":1:-tag")).hasMessageContaining("an interval such as 1-5, or a tag");
+        assertThatThrownBy(() -> GtidSet.parse(A + ":1-5:batch")).hasMessageContaining("an interval after the tag");
     }
 
     @Test
