@@ -3,8 +3,8 @@ package dev.sluice.proxy.split;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.RoutingConfig.ReadYourWritesScope;
 import dev.sluice.proxy.backend.Backend;
-import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.backend.ServerFlavor;
+import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.gtid.Gtid;
 import dev.sluice.proxy.gtid.GtidMark;
 import dev.sluice.proxy.gtid.GtidPosition;
@@ -18,9 +18,10 @@ import java.util.function.Supplier;
  * Keeps a session's reads from missing writes when replicas lag behind. In gtid mode a read on a
  * replica first waits (bounded: MariaDB's MASTER_GTID_WAIT, MySQL's WAIT_FOR_EXECUTED_GTID_SET)
  * until the replica has the writes it must see, once per replica and write; if it does not get
- * there in time the read goes to the primary. In primary_window mode reads go to the primary for a while after a write. Which writes:
- * the session's own (scope session), or, from the runtime's {@link AcknowledgedWrites}, every write
- * acknowledged to its user on any connection (scope user) or to anyone (scope global).
+ * there in time the read goes to the primary. In primary_window mode reads go to the primary for
+ * a while after a write. Which writes: the session's own (scope session), or, from the runtime's
+ * {@link AcknowledgedWrites}, every write acknowledged to its user on any connection (scope user)
+ * or to anyone (scope global).
  */
 final class ReadYourWrites {
 
