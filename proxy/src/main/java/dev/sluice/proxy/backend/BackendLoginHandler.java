@@ -145,7 +145,8 @@ final class BackendLoginHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void succeed(ChannelHandlerContext ctx) {
-        BackendIdentity identity = new BackendIdentity(request.user(), capabilities, request.charset());
+        BackendIdentity identity = new BackendIdentity(request.user(), capabilities, request.charset(),
+                ServerFlavor.ofVersion(greeting.serverVersion()));
         BackendConnection connection = framed
                 ? new TrackedConnection(ctx.channel(), backend, identity, request.schema())
                 : new RelayedConnection(ctx.channel(), backend, identity, request.schema());

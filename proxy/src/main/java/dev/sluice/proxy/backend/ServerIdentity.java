@@ -6,6 +6,11 @@ package dev.sluice.proxy.backend;
  */
 public record ServerIdentity(String serverVersion, long capabilities, int charset) {
 
+    /** MariaDB or MySQL, by the version string. */
+    public ServerFlavor flavor() {
+        return ServerFlavor.ofVersion(serverVersion);
+    }
+
     /** Used until a backend has been reached. */
     public static final ServerIdentity UNKNOWN = new ServerIdentity("8.0.40-sluice",
             dev.sluice.protocol.Capabilities.CLIENT_PROTOCOL_41

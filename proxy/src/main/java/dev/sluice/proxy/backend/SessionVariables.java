@@ -21,7 +21,7 @@ public final class SessionVariables {
             "last_gtid", "warning_count", "error_count", "identity", "insert_id", "last_insert_id",
             "timestamp", "rand_seed1", "rand_seed2", "pseudo_thread_id", "gtid_seq_no", "in_transaction",
             "session_track_system_variables", "session_track_schema", "session_track_state_change",
-            "session_track_transaction_info", "redirect_url", "server_id");
+            "session_track_transaction_info", "session_track_gtids", "redirect_url", "server_id");
 
     /** A connection's LAST_INSERT_ID() that a statement may have changed unseen. */
     public static final long UNKNOWN_ID = -1;

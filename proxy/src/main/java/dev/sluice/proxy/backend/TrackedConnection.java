@@ -101,8 +101,7 @@ public final class TrackedConnection extends BackendConnection {
      * collation_connection sets it too.
      */
     void startTracking(Consumer<Response> onReady, Consumer<Response> onError) {
-        String sql = "SET SESSION session_track_system_variables = '*', session_track_schema = ON,"
-                + " session_track_state_change = ON, character_set_client = @@character_set_client,"
+        String sql = trackingAssignments() + ", character_set_client = @@character_set_client,"
                 + " character_set_results = @@character_set_results, collation_connection = @@collation_connection";
         sendOwn(OwnCommands.query(channel.alloc(), sql), Commands.COM_QUERY, response -> {
             if (response.isError()) {
@@ -115,13 +114,23 @@ public final class TrackedConnection extends BackendConnection {
     }
 
     /**
+     * Session tracking of everything the proxy replays or waits for. A write's GTID: MariaDB reports
+     * it as the variable last_gtid (so '*' covers it); MySQL has no such variable and reports the
+     * GTIDs the session committed through a tracker of their own.
+     */
+    private String trackingAssignments() {
+        String common = "SET SESSION session_track_system_variables = '*', session_track_schema = ON,"
+                + " session_track_state_change = ON";
+        return identity.flavor() == ServerFlavor.MYSQL ? common + ", session_track_gtids = OWN_GTID" : common;
+    }
+
+    /**
      * After COM_RESET_CONNECTION: the reset turned session tracking off and put the character set
      * variables back to the server's globals. Both are restored, so the connection is again
      * exactly as its login left it.
      */
     public void afterReset(Consumer<Response> onReady) {
-        StringBuilder sql = new StringBuilder("SET SESSION session_track_system_variables = '*',"
-                + " session_track_schema = ON, session_track_state_change = ON");
+        StringBuilder sql = new StringBuilder(trackingAssignments());
         for (var entry : new TreeMap<>(loginValues.variables()).entrySet()) {
             sql.append(", ").append(entry.getKey()).append(" = ")
                     .append(SessionVariables.literal(entry.getKey(), entry.getValue()));

@@ -47,6 +47,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
     private BackendPool pool;
     private Phase phase = Phase.CONNECTING;
     private long backendCapabilities;
+    private dev.sluice.proxy.backend.ServerFlavor backendFlavor;
     private long offered;
     private long negotiated;
     private int characterSet;
@@ -187,6 +188,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         HandshakeV10 greeting = HandshakeV10.decode(payload);
         abandoned.greeted();
         backendCapabilities = greeting.capabilities();
+        backendFlavor = dev.sluice.proxy.backend.ServerFlavor.ofVersion(greeting.serverVersion());
         offered = CapabilityPolicy.offerToClients(backendCapabilities, services.clientTls() != null,
                 services.config().get().limits().allowLocalInfile());
         HandshakeV10 relayed = new HandshakeV10(greeting.serverVersion(), greeting.connectionId(),
@@ -314,7 +316,7 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
             return;
         }
         BackendConnection connection = services.connector().adopt(backendChannel, backend,
-                new BackendIdentity(null, negotiated, characterSet), database);
+                new BackendIdentity(null, negotiated, characterSet, backendFlavor), database);
         backendChannel.pipeline().replace("login", "backend", connection);
         backendChannel.pipeline().remove("frames");
         backend.connectSucceeded();

@@ -2,6 +2,7 @@ package dev.sluice.proxy.gtid;
 
 import dev.sluice.config.RoutingConfig.ReadYourWritesScope;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.ServerFlavor;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -10,8 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * What the proxy has told clients was written, shared by the sessions of every event loop, for
  * reads that must see writes made on other connections ({@code read_your_writes_scope: user} or
- * {@code global}): the GTID of the latest write acknowledged to each user and to anyone, when the
- * latest write was, and how far each replica is known to have applied. It also remembers which
+ * {@code global}): the GTID of the latest write acknowledged to each user and to anyone (MariaDB),
+ * or the set of every write acknowledged to them (MySQL), when the latest write was, and how far
+ * each replica is known to have applied. It also remembers which
  * recent transactions were acknowledged, one by one, so that after a write was lost with its
  * connection the primary's binlog can show it did not run ({@link #notOnlyAcknowledged}). Owned by the
  * runtime. Every update is a compare-and-set that allocates only when a position moves on, or a
@@ -26,6 +28,7 @@ public final class AcknowledgedWrites {
     /** One user's writes, or everyone's. */
     private static final class Writes {
         final AtomicReference<GtidPosition> position = new AtomicReference<>(GtidPosition.EMPTY);
+        final AtomicReference<GtidSet> executed = new AtomicReference<>(GtidSet.EMPTY);
         final AtomicLong lastWriteNanos = new AtomicLong(NEVER);
     }
 
@@ -34,6 +37,8 @@ public final class AcknowledgedWrites {
     private final ConcurrentHashMap<String, Writes> byUser = new ConcurrentHashMap<>();
     /** What each replica is known to have applied, from the waits that succeeded there. */
     private final ConcurrentHashMap<Backend, AtomicReference<GtidPosition>> applied = new ConcurrentHashMap<>();
+    /** MySQL replicas: the sets they are known to have executed. */
+    private final ConcurrentHashMap<Backend, AtomicReference<GtidSet>> appliedSets = new ConcurrentHashMap<>();
     /**
      * Per domain, the sequence numbers acknowledged lately, each in slot {@code sequence % REMEMBERED}:
      * a slot holds exactly the sequence that was acknowledged, so an older one there never passes for it.
@@ -57,6 +62,12 @@ public final class AcknowledgedWrites {
             recent = sequences.computeIfAbsent(gtid.domain(), d -> new AtomicLongArray(REMEMBERED));
         }
         recent.set((int) Long.remainderUnsigned(gtid.sequence(), REMEMBERED), gtid.sequence());
+    }
+
+    /** A MySQL server reported the GTIDs a session of {@code user} committed (session_track_gtids). */
+    public void acknowledged(String user, GtidSet gtids) {
+        unite(everyone.executed, gtids);
+        unite(writes(user).executed, gtids);
     }
 
     /** A health check read a primary's {@code @@gtid_binlog_pos}. */
@@ -123,6 +134,15 @@ public final class AcknowledgedWrites {
         return mine == null ? GtidPosition.EMPTY : mine.position.get();
     }
 
+    /** The writes a read in {@code scope} must see on a server of {@code flavor}: a position, or a set. */
+    public GtidMark mark(ReadYourWritesScope scope, String user, ServerFlavor flavor) {
+        if (flavor == ServerFlavor.MARIADB) {
+            return position(scope, user);
+        }
+        Writes writes = scope == ReadYourWritesScope.GLOBAL ? everyone : byUser.get(user);
+        return writes == null ? GtidSet.EMPTY : writes.executed.get();
+    }
+
     /** Whether the latest write in {@code scope} was less than {@code windowNanos} ago. */
     public boolean wroteWithin(ReadYourWritesScope scope, String user, long nowNanos, long windowNanos) {
         Writes writes = scope == ReadYourWritesScope.GLOBAL ? everyone : byUser.get(user);
@@ -130,21 +150,38 @@ public final class AcknowledgedWrites {
         return last != NEVER && nowNanos - last < windowNanos;
     }
 
-    /** Whether {@code replica} is known to have applied everything up to {@code position}. */
-    public boolean hasApplied(Backend replica, GtidPosition position) {
-        AtomicReference<GtidPosition> known = applied.get(replica);
-        return position.isEmpty() || known != null && known.get().covers(position);
+    /** Whether {@code replica} is known to have applied every write of {@code mark}. */
+    public boolean hasApplied(Backend replica, GtidMark mark) {
+        if (mark.isEmpty()) {
+            return true;
+        }
+        return switch (mark) {
+            case GtidPosition position -> {
+                AtomicReference<GtidPosition> known = applied.get(replica);
+                yield known != null && known.get().covers(position);
+            }
+            case GtidSet set -> {
+                AtomicReference<GtidSet> known = appliedSets.get(replica);
+                yield known != null && known.get().contains(set);
+            }
+        };
     }
 
-    /** {@code replica} was shown to have applied everything up to {@code position} (MASTER_GTID_WAIT answered 0). */
-    public void caughtUp(Backend replica, GtidPosition position) {
-        AtomicReference<GtidPosition> known = applied.computeIfAbsent(replica, b -> new AtomicReference<>(GtidPosition.EMPTY));
-        GtidPosition current;
-        GtidPosition next;
-        do {
-            current = known.get();
-            next = current.merge(position);
-        } while (next != current && !known.compareAndSet(current, next));
+    /** {@code replica} was shown to have applied every write of {@code mark} (its wait answered 0). */
+    public void caughtUp(Backend replica, GtidMark mark) {
+        switch (mark) {
+            case GtidPosition position -> {
+                AtomicReference<GtidPosition> known = applied.computeIfAbsent(replica,
+                        b -> new AtomicReference<>(GtidPosition.EMPTY));
+                GtidPosition current;
+                GtidPosition next;
+                do {
+                    current = known.get();
+                    next = current.merge(position);
+                } while (next != current && !known.compareAndSet(current, next));
+            }
+            case GtidSet set -> unite(appliedSets.computeIfAbsent(replica, b -> new AtomicReference<>(GtidSet.EMPTY)), set);
+        }
     }
 
     private Writes writes(String user) {
@@ -159,6 +196,15 @@ public final class AcknowledgedWrites {
             current = position.get();
             next = current.with(gtid);
         } while (next != current && !position.compareAndSet(current, next));
+    }
+
+    private static void unite(AtomicReference<GtidSet> into, GtidSet gtids) {
+        GtidSet current;
+        GtidSet next;
+        do {
+            current = into.get();
+            next = current.union(gtids);
+        } while (next != current && !into.compareAndSet(current, next));
     }
 
     private static void latest(AtomicLong last, long nowNanos) {

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * or what {@code MASTER_GTID_WAIT} takes). Immutable; domains are few (usually one), so they are
  * kept in a small array sorted by domain.
  */
-public final class GtidPosition {
+public final class GtidPosition implements GtidMark {
 
     public static final GtidPosition EMPTY = new GtidPosition(new Gtid[0]);
 
@@ -33,8 +33,15 @@ public final class GtidPosition {
         return position;
     }
 
+    @Override
     public boolean isEmpty() {
         return latest.length == 0;
+    }
+
+    /** MariaDB's wait: 0 when the replica got there, -1 on timeout. */
+    @Override
+    public String waitStatement(double timeoutSeconds) {
+        return "SELECT MASTER_GTID_WAIT('" + this + "', " + timeoutSeconds + ")";
     }
 
     /** The latest transaction of each domain, by domain. */

@@ -62,7 +62,8 @@ final class ConnectionSetup {
         ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);
         if (asLeft) {
             setup.replayVariables(false);
-        } else if (!connection.backend().isPrimary() && readYourWrites.mustWait(connection.backend())) {
+        } else if (!connection.backend().isPrimary()
+                && readYourWrites.mustWait(connection.backend(), connection.identity().flavor())) {
             setup.waitForOwnWrites();
         } else {
             setup.selectSchema();

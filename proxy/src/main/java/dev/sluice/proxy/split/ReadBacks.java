@@ -2,6 +2,7 @@ package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.protocol.response.Response;
+import dev.sluice.proxy.backend.ServerFlavor;
 import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.SessionVariables;
 import java.util.ArrayList;
@@ -64,8 +65,8 @@ final class ReadBacks {
             readBack(unreported, connection, then);
         } else if (readYourWrites.gtidMode() && !gtidKnown && route != null && route.callsProcedure()
                 && !response.isError() && response.statusKnown() && !response.inTransaction()
-                && connection.backend().isPrimary()) {
-            // Any other write's OK reports its GTID; a procedure's may not.
+                && connection.backend().isPrimary() && connection.identity().flavor() == ServerFlavor.MARIADB) {
+            // Any other write's OK reports its GTID; a procedure's may not (MySQL's GTID tracker does).
             String[] gtid = new String[1];
             connection.sendOwnQuery("SELECT @@last_gtid", row -> gtid[0] = ConnectionSetup.firstColumn(row), done -> {
                 readYourWrites.gtid(gtid[0]);

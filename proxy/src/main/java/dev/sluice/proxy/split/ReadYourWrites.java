@@ -3,9 +3,12 @@ package dev.sluice.proxy.split;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.RoutingConfig.ReadYourWritesScope;
 import dev.sluice.proxy.backend.Backend;
+import dev.sluice.proxy.backend.ServerFlavor;
 import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.gtid.Gtid;
+import dev.sluice.proxy.gtid.GtidMark;
 import dev.sluice.proxy.gtid.GtidPosition;
+import dev.sluice.proxy.gtid.GtidSet;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -13,11 +16,12 @@ import java.util.function.Supplier;
 
 /**
  * Keeps a session's reads from missing writes when replicas lag behind. In gtid mode a read on a
- * replica first waits (MariaDB's MASTER_GTID_WAIT, bounded) until the replica has the writes it
- * must see, once per replica and write; if it does not get there in time the read goes to the
- * primary. In primary_window mode reads go to the primary for a while after a write. Which writes:
- * the session's own (scope session), or, from the runtime's {@link AcknowledgedWrites}, every write
- * acknowledged to its user on any connection (scope user) or to anyone (scope global).
+ * replica first waits (bounded: MariaDB's MASTER_GTID_WAIT, MySQL's WAIT_FOR_EXECUTED_GTID_SET)
+ * until the replica has the writes it must see, once per replica and write; if it does not get
+ * there in time the read goes to the primary. In primary_window mode reads go to the primary for
+ * a while after a write. Which writes: the session's own (scope session), or, from the runtime's
+ * {@link AcknowledgedWrites}, every write acknowledged to its user on any connection (scope user)
+ * or to anyone (scope global).
  */
 final class ReadYourWrites {
 
@@ -29,10 +33,15 @@ final class ReadYourWrites {
     private final Duration waitTimeout;
     private long lastWriteNanos;
     private boolean wrote;
-    private String lastGtid;
+    /**
+     * Scope session: the writes to wait for. MariaDB: the last one's GTID (a later one in its domain
+     * implies it); MySQL: every GTID the session committed (a parallel applier may have a later
+     * transaction and not an earlier one). Null before the first write.
+     */
+    private GtidMark own;
     private final Set<Backend> caughtUp = new HashSet<>();
-    /** Scope user or global: the position the last {@link #mustWait} found the replica must reach. */
-    private GtidPosition awaited = GtidPosition.EMPTY;
+    /** The writes the last {@link #mustWait} found the replica must have. */
+    private GtidMark awaited = GtidPosition.EMPTY;
     /** Replicas that failed to catch up in time lately, with when: reads skip them for a while. */
     private final java.util.Map<Backend, Long> slow = new java.util.HashMap<>();
     private static final long SLOW_FOR_NANOS = 1_000_000_000L;
@@ -55,18 +64,45 @@ final class ReadYourWrites {
         }
     }
 
-    /** The server reported the GTID of the session's last write (session tracking of last_gtid). */
+    /** A MariaDB server reported the GTID of the session's last write (session tracking of last_gtid). */
     void gtid(String gtid) {
-        if (gtid != null && !gtid.isEmpty() && !gtid.equals(lastGtid)) {
-            lastGtid = gtid;
-            caughtUp.clear();
-            try {
-                // Whatever the scope: a write lost later with its connection is shown not to have run by these.
-                shared.acknowledged(user.get(), Gtid.parse(gtid));
-            } catch (IllegalArgumentException notMariaDb) {
-                // Not a MariaDB GTID (another server's variable of that name): nothing to wait for by it.
-            }
+        if (gtid == null || gtid.isEmpty()) {
+            return;
         }
+        Gtid parsed;
+        try {
+            parsed = Gtid.parse(gtid);
+        } catch (IllegalArgumentException notMariaDb) {
+            // Not a MariaDB GTID (another server's variable of that name): nothing to wait for by it.
+            return;
+        }
+        GtidPosition last = GtidPosition.EMPTY.with(parsed);
+        if (!last.equals(own)) {
+            own = last;
+            caughtUp.clear();
+            // Whatever the scope: a write lost later with its connection is shown not to have run by these.
+            shared.acknowledged(user.get(), parsed);
+        }
+    }
+
+    /** A MySQL server reported the GTIDs the session's statement committed (session_track_gtids). */
+    void gtidSet(String gtids) {
+        GtidSet reported;
+        try {
+            reported = GtidSet.parse(gtids);
+        } catch (IllegalArgumentException notAGtidSet) {
+            return;
+        }
+        if (reported.isEmpty()) {
+            return;
+        }
+        GtidSet mine = own instanceof GtidSet set ? set : GtidSet.EMPTY;
+        GtidSet next = mine.union(reported);
+        if (next != mine || own != mine) {
+            own = next;
+            caughtUp.clear();
+        }
+        shared.acknowledged(user.get(), reported);
     }
 
     /** primary_window: reads stay on the primary for a while after a write. */
@@ -80,23 +116,27 @@ final class ReadYourWrites {
         return wrote && nowNanos - lastWriteNanos < windowNanos;
     }
 
-    /** gtid: this replica must first be shown to have the writes the session must see. */
-    boolean mustWait(Backend replica) {
+    /**
+     * gtid: this replica, a server of {@code flavor}, must first be shown to have the writes the
+     * session must see. Scope session waits for what the session's own primary reported, whichever
+     * flavor: a replica that cannot wait for it answers the wait with an error, and the read goes
+     * to the primary.
+     */
+    boolean mustWait(Backend replica, ServerFlavor flavor) {
         if (mode != RoutingConfig.ReadYourWrites.GTID) {
             return false;
         }
         if (scope == ReadYourWritesScope.SESSION) {
-            return lastGtid != null && !caughtUp.contains(replica);
+            awaited = own;
+            return own != null && !caughtUp.contains(replica);
         }
-        awaited = shared.position(scope, user.get());
+        awaited = shared.mark(scope, user.get(), flavor);
         return !shared.hasApplied(replica, awaited);
     }
 
-    /** The statement that waits; its one column is 0 when the replica got there, -1 on timeout. */
+    /** The statement that waits for what {@link #mustWait} found; its one column is 0 when the replica got there. */
     String waitStatement() {
-        double seconds = waitTimeout.toMillis() / 1000.0;
-        String position = scope == ReadYourWritesScope.SESSION ? lastGtid : awaited.toString();
-        return "SELECT MASTER_GTID_WAIT('" + position.replace("'", "") + "', " + seconds + ")";
+        return awaited.waitStatement(waitTimeout.toMillis() / 1000.0);
     }
 
     void caughtUp(Backend replica) {

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * What one OK's session-state block says, applied to the session's own state: variables and
- * schema to replay elsewhere, the GTID of its last write.
+ * schema to replay elsewhere, the GTIDs of its writes.
  *
  * @param untracked         state changed that no variable or schema entry explains (user
  *                          variables set in a procedure, say): the session must stay where it is.
@@ -16,7 +16,7 @@ import java.util.List;
  *                          alone, and @tenant would stay behind on a shared connection
  * @param collationUnknown  the character set changed without collation_connection being reported
  *                          (MariaDB does not report it for SET NAMES): it must be read back
- * @param gtidReported      last_gtid came with it
+ * @param gtidReported      the write's GTIDs came with it: last_gtid (MariaDB) or a GTIDs entry (MySQL)
  * @param schemaReported    the current schema changed: null if not, else the new one ("" for none,
  *                          after DROP DATABASE of it)
  */
@@ -48,6 +48,13 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                     desired.schema(schema.name());
                     schemaReported = schema.name() == null ? "" : schema.name();
                     explained = true;
+                }
+                case SessionStateChange.Gtids gtids -> {
+                    // Encoding 0 is the only one MySQL defines: the set as text.
+                    if (gtids.encoding() == 0) {
+                        readYourWrites.gtidSet(gtids.gtids());
+                        gtid = true;
+                    }
                 }
                 case SessionStateChange.StateChange ignored -> stateChange = true;
                 default -> {

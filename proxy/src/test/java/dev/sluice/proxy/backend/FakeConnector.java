@@ -21,6 +21,7 @@ public final class FakeConnector implements Connector {
 
     private final ArrayDeque<Asked> asked = new ArrayDeque<>();
     private final List<EmbeddedChannel> channels = new ArrayList<>();
+    private String trackingStatement;
 
     @Override
     public Future<BackendConnection> connect(Backend backend, LoginRequest request, EventLoop loop) {
@@ -64,21 +65,35 @@ public final class FakeConnector implements Connector {
      * reports what the login left the character set variables at ({@code loginValues}).
      */
     public TrackedConnection completeTracked(long capabilities, byte[] trackingOk) {
+        return completeTracked(capabilities, trackingOk, ServerFlavor.MARIADB);
+    }
+
+    /** As {@link #completeTracked(long, byte[])}, for a server of {@code flavor}. */
+    public TrackedConnection completeTracked(long capabilities, byte[] trackingOk, ServerFlavor flavor) {
         Asked next = asked.removeFirst();
         EmbeddedChannel channel = EmbeddedChannel.builder().register(false).build();
         next.loop().register(channel).syncUninterruptibly();
         TrackedConnection connection = new TrackedConnection(channel, next.backend(),
-                new BackendIdentity(next.request().user(), capabilities, next.request().charset()),
+                new BackendIdentity(next.request().user(), capabilities, next.request().charset(), flavor),
                 next.request().schema());
         channel.pipeline().addLast(connection);
         channels.add(channel);
         connection.startTracking(ok -> next.promise().setSuccess(connection),
                 failed -> next.promise().setFailure(new IllegalStateException(failed.errorMessage())));
+        StringBuilder tracking = new StringBuilder();
         for (Object sent = channel.readOutbound(); sent != null; sent = channel.readOutbound()) {
-            ((io.netty.buffer.ByteBuf) sent).release();
+            io.netty.buffer.ByteBuf bytes = (io.netty.buffer.ByteBuf) sent;
+            tracking.append(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+            bytes.release();
         }
+        trackingStatement = tracking.toString();
         channel.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(trackingOk));
         return connection;
+    }
+
+    /** What the last split-mode connection completed was asked for session tracking (the frame, as text). */
+    public String trackingStatement() {
+        return trackingStatement;
     }
 
     /** Fails the oldest pending connect as an unreachable backend would. */
