@@ -264,7 +264,8 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         }
         backend.backend().activeSessions().decrementAndGet();
         backend.channel().config().setAutoRead(true);
-        if (pool != null && reusable && !changedUser && backend.isUsable()) {
+        if (pool != null && reusable && !changedUser && backend.isUsable()
+                && session.services().config().get().routing().reuseBackendConnections()) {
             pool.release(backend);
         } else if (pool != null) {
             pool.discard(backend);

@@ -4,6 +4,7 @@ import static dev.sluice.proxy.testing.ServerPackets.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.BackendConfig;
+import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.packet.ErrPacket;
 import dev.sluice.proxy.backend.Backend;
@@ -12,6 +13,7 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.RelayedConnection;
 import dev.sluice.proxy.testing.CapturedExchanges;
+import dev.sluice.proxy.testing.ServerPackets;
 import dev.sluice.proxy.testing.CapturedExchanges.Exchange;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -84,7 +86,51 @@ class SessionModeTest {
             assertThat(session.toClient()).as("the response to %s", exchange.sql()).isEqualTo(exchange.response());
         }
         assertThat(SessionHarness.drain(server)).as("the connection is reset for the pool's next session")
-                .containsExactly(1, 0, 0, 0, Commands.COM_RESET_CONNECTION);
+                .isEqualTo(RESET_FOR_NEXT_SESSION);
+    }
+
+    /** COM_RESET_CONNECTION, the handshake's character set (45) set again, the schema read back: one write. */
+    private static final byte[] RESET_FOR_NEXT_SESSION = concat(new byte[] {1, 0, 0, 0, Commands.COM_RESET_CONNECTION},
+            command(Commands.COM_QUERY, "SET character_set_client = 45, character_set_results = 45,"
+                    + " collation_connection = 45"),
+            command(Commands.COM_QUERY, "SELECT HEX(DATABASE())"));
+
+    private void endSessionAndAnswerReset(byte[] resetAnswer, String hexSchema) {
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(resetAnswer,
+                ServerPackets.afterResetAnswers(TEXT.capabilities(), hexSchema))));
+    }
+
+    @Test
+    void aResetConnectionIsParkedWithTheSchemaTheServerReports() {
+        pooled(TEXT);
+        endSessionAndAnswerReset(ServerPackets.ok(), "6D7973716C");
+        assertThat(pool.idleCount()).isEqualTo(1);
+        LoginRequest noSchema = new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, null);
+        assertThat(pool.takeIdle(noSchema, server.eventLoop()))
+                .as("a session without a schema never gets one with `mysql` selected, whatever the login said").isNull();
+        assertThat(connection.schema()).isEqualTo("mysql");
+        assertThat(connection.isUsable()).isTrue();
+    }
+
+    @Test
+    void aConnectionIsParkedWithoutSchemaWhenTheServerReportsNone() {
+        pooled(TEXT);
+        endSessionAndAnswerReset(ServerPackets.ok(), null);
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(connection.schema()).as("the login's capdb was unselected, the server says").isNull();
+        assertThat(connection.isUsable()).isTrue();
+    }
+
+    @Test
+    void aConnectionWhoseResetFailedIsClosedNotParked() {
+        pooled(TEXT);
+        byte[] refused = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x1f, 0x04, '#'},
+                "HY000Unknown command".getBytes(StandardCharsets.US_ASCII)));
+        endSessionAndAnswerReset(refused, null);
+        assertThat(pool.idleCount()).isZero();
+        assertThat(connection.isUsable()).isFalse();
     }
 
     @Test

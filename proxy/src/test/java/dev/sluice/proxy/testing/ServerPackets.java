@@ -34,6 +34,44 @@ public final class ServerPackets {
         return frame(sequenceId, payload);
     }
 
+    /**
+     * The answers to what follows a session-mode connection's COM_RESET_CONNECTION: an OK to
+     * setting the character set variables again, and {@code SELECT HEX(DATABASE())}'s one row,
+     * {@code hex} (null: SQL NULL, no schema), framed as {@code capabilities} have result sets.
+     */
+    public static byte[] afterResetAnswers(long capabilities, String hex) {
+        java.io.ByteArrayOutputStream column = new java.io.ByteArrayOutputStream();
+        column.writeBytes(new byte[] {3, 'd', 'e', 'f', 0, 0, 0, 15});   // catalog "def"; schema, table, org_table ""
+        column.writeBytes("HEX(DATABASE())".getBytes(StandardCharsets.US_ASCII));
+        // org_name "", fixed fields 12: utf8mb3, length 192, VAR_STRING, no flags, 31 decimals, filler
+        column.writeBytes(new byte[] {0, 0x0c, 33, 0, (byte) 192, 0, 0, 0, (byte) 0xfd, 0, 0, 0x1f, 0, 0});
+        byte[] row = hex == null ? new byte[] {(byte) 0xfb} : lenenc(hex.getBytes(StandardCharsets.US_ASCII));
+        // With MariaDB's metadata caching, a byte after the column count says the definitions follow.
+        byte[] count = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA)
+                ? new byte[] {1, 1} : new byte[] {1};
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(ok());
+        out.writeBytes(frame(1, count));
+        out.writeBytes(frame(2, column.toByteArray()));
+        byte[] eof = {(byte) 0xfe, 0, 0, 2, 0};
+        if (Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF)) {
+            out.writeBytes(frame(3, row));
+            out.writeBytes(frame(4, new byte[] {(byte) 0xfe, 0, 0, 2, 0, 0, 0}));
+        } else {
+            out.writeBytes(frame(3, eof));
+            out.writeBytes(frame(4, row));
+            out.writeBytes(frame(5, eof));
+        }
+        return out.toByteArray();
+    }
+
+    private static byte[] lenenc(byte[] value) {
+        byte[] out = new byte[1 + value.length];
+        out[0] = (byte) value.length;
+        System.arraycopy(value, 0, out, 1, value.length);
+        return out;
+    }
+
     /** An autocommit OK with nothing to report. */
     public static byte[] ok() {
         return ok(1, ServerStatus.AUTOCOMMIT);
