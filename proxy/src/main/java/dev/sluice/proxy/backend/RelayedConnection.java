@@ -1,5 +1,6 @@
 package dev.sluice.proxy.backend;
 
+import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.Wire;
 import dev.sluice.protocol.response.Response;
@@ -9,6 +10,8 @@ import io.netty.channel.ChannelFutureListener;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A session-mode backend connection: one client session's for its whole life, its responses
@@ -17,6 +20,9 @@ import java.util.function.Consumer;
  */
 public final class RelayedConnection extends BackendConnection {
 
+    private static final Logger log = LoggerFactory.getLogger(RelayedConnection.class);
+    /** ER_UNKNOWN_CHARACTER_SET. */
+    private static final int UNKNOWN_CHARACTER_SET = 1115;
     /** OK, ERR, EOF, column count and prepare-OK all fit; longer packets are rows or data. */
     private static final int INSPECT_LIMIT = 1024;
 
@@ -28,37 +34,73 @@ public final class RelayedConnection extends BackendConnection {
      * Resets the connection (COM_RESET_CONNECTION) for another session and makes it what a fresh
      * login with the same handshake would be; {@code onDone} gets whether it is fit to be reused.
      *
-     * <p>The reset puts the character set variables back to the server's globals, where a login
-     * sets all three to the handshake's collation: they are set to it again, by number, which the
-     * server looks up as it does the handshake's. The reset keeps the default schema, which the
-     * relayed session may have changed unseen (USE, COM_INIT_DB, a multi-statement): it is read
-     * back rather than guessed, so that the pool never hands a connection with a schema selected
-     * to a session that logged in without one (COM_INIT_DB can select a schema, never unselect
-     * one). Read as HEX(DATABASE()), the name does not depend on the result character set. The
-     * three commands go out together: one round trip, as the reset alone would take.
+     * <p>The reset puts the session variables back to the server's globals, and with them what the
+     * login had set from the handshake: the character set variables, all three the handshake's
+     * collation; IGNORE_SPACE in sql_mode for CLIENT_IGNORE_SPACE; wait_timeout from
+     * interactive_timeout for CLIENT_INTERACTIVE. Those are set again, the collation by number,
+     * which the server looks up as it does the handshake's (one it does not know gave the login
+     * the globals too, and fails its SET harmlessly). The reset keeps the default schema, which
+     * the relayed session may have changed unseen (USE, COM_INIT_DB, a multi-statement): it is
+     * read back rather than guessed, so that the pool never hands a connection with a schema
+     * selected to a session that logged in without one (COM_INIT_DB can select a schema, never
+     * unselect one). Read as HEX(DATABASE()), the name does not depend on the result character
+     * set. The commands go out together: one round trip, as the reset alone would take.
      */
     void resetForNextSession(Consumer<Boolean> onDone) {
         int collation = identity.charset();
-        String restore = "SET character_set_client = " + collation + ", character_set_results = " + collation
-                + ", collation_connection = " + collation;
         boolean[] failed = {false};
         String[] learned = {null};
-        Consumer<Response> checked = response -> failed[0] |= response.isError();
         long now = System.nanoTime();
-        push(new InFlight(Commands.COM_RESET_CONNECTION, now, null, checked));
-        push(new InFlight(Commands.COM_QUERY, now, null, checked));
+        push(new InFlight(Commands.COM_RESET_CONNECTION, now, null, response -> failed[0] |= notReused(response, false)));
+        push(new InFlight(Commands.COM_QUERY, now, null, response -> failed[0] |= notReused(response, true)));
+        channel.write(OwnCommands.resetConnection(channel.alloc()), channel.voidPromise());
+        channel.write(OwnCommands.query(channel.alloc(), "SET character_set_client = " + collation
+                + ", character_set_results = " + collation + ", collation_connection = " + collation), channel.voidPromise());
+        String fromCapabilities = capabilityVariables(identity.capabilities());
+        if (fromCapabilities != null) {
+            push(new InFlight(Commands.COM_QUERY, now, null, response -> failed[0] |= notReused(response, false)));
+            channel.write(OwnCommands.query(channel.alloc(), fromCapabilities), channel.voidPromise());
+        }
         push(new InFlight(Commands.COM_QUERY, now, null, response -> {
-            if (failed[0] || response.isError() || !isUsable()) {
+            if (failed[0] | notReused(response, false) || !isUsable()) {
                 onDone.accept(false);
                 return;
             }
             schema = learned[0];
             onDone.accept(true);
         }, row -> learned[0] = hexName(row)));
-        channel.write(OwnCommands.resetConnection(channel.alloc()), channel.voidPromise());
-        channel.write(OwnCommands.query(channel.alloc(), restore), channel.voidPromise());
         channel.writeAndFlush(OwnCommands.query(channel.alloc(), "SELECT HEX(DATABASE())"))
                 .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+    }
+
+    /** The SET that gives back what a login with {@code capabilities} sets from them, or null when none does. */
+    static String capabilityVariables(long capabilities) {
+        boolean ignoreSpace = Capabilities.has(capabilities, Capabilities.CLIENT_IGNORE_SPACE);
+        boolean interactive = Capabilities.has(capabilities, Capabilities.CLIENT_INTERACTIVE);
+        if (!ignoreSpace && !interactive) {
+            return null;
+        }
+        StringBuilder set = new StringBuilder("SET ");
+        if (ignoreSpace) {
+            set.append("sql_mode = CONCAT_WS(',', NULLIF(@@global.sql_mode, ''), 'IGNORE_SPACE')");
+        }
+        if (interactive) {
+            set.append(ignoreSpace ? ", " : "").append("wait_timeout = @@global.interactive_timeout");
+        }
+        return set.toString();
+    }
+
+    /**
+     * Whether {@code response} makes the connection unfit for another session. A collation the
+     * server does not know ({@code charset}: in the character set's SET) is no reason: the login
+     * with it got the server's globals then, which is what the reset gives.
+     */
+    private boolean notReused(Response response, boolean charset) {
+        if (!response.isError() || charset && response.errorCode() == UNKNOWN_CHARACTER_SET) {
+            return false;
+        }
+        log.debug("backend {}: connection {} closes, not reused: {}", backend().name(), channel, response.errorMessage());
+        return true;
     }
 
     /** The schema name in a row of HEX(DATABASE()), or null when none is selected. */

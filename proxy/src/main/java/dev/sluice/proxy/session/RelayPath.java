@@ -60,6 +60,11 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
      * matches its pool's user and must not serve another session.
      */
     private boolean changedUser;
+    /**
+     * The client switched multi-statements with COM_SET_OPTION, which COM_RESET_CONNECTION leaves
+     * as it is: the connection no longer matches what its pool key says of it.
+     */
+    private boolean setOption;
     private int pending;
     private boolean responseStarted;
     /** The transaction and autocommit flags of the last response, for the OK the proxy sends itself. */
@@ -165,6 +170,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
     }
 
     private void forward(ByteBuf frame, int command) {
+        setOption |= command == Commands.COM_SET_OPTION;
         StatementContext statement = null;
         if (!Commands.expectsNoResponse(command)) {
             session.armQueryTimeout(command);
@@ -264,7 +270,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         }
         backend.backend().activeSessions().decrementAndGet();
         backend.channel().config().setAutoRead(true);
-        if (pool != null && reusable && !changedUser && backend.isUsable()
+        if (pool != null && reusable && !changedUser && !setOption && backend.isUsable()
                 && session.services().config().get().routing().reuseBackendConnections()) {
             pool.release(backend);
         } else if (pool != null) {

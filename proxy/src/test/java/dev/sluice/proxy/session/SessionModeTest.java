@@ -124,6 +124,21 @@ class SessionModeTest {
     }
 
     @Test
+    void aHandshakeCollationTheServerDoesNotKnowStillLetsTheConnectionBeParked() {
+        pooled(TEXT);
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
+        // The login fell back to the server's globals then, as the reset does now.
+        byte[] unknownCharset = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x5b, 0x04, '#'},
+                "42000Unknown character set: '45'".getBytes(StandardCharsets.US_ASCII)));
+        byte[] afterSet = ServerPackets.afterResetAnswers(TEXT.capabilities(), null);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(), unknownCharset,
+                Arrays.copyOfRange(afterSet, ServerPackets.ok().length, afterSet.length))));
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(connection.isUsable()).isTrue();
+    }
+
+    @Test
     void aConnectionWhoseResetFailedIsClosedNotParked() {
         pooled(TEXT);
         byte[] refused = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x1f, 0x04, '#'},

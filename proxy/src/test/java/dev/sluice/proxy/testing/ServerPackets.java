@@ -35,8 +35,8 @@ public final class ServerPackets {
     }
 
     /**
-     * The answers to what follows a session-mode connection's COM_RESET_CONNECTION: an OK to
-     * setting the character set variables again, and {@code SELECT HEX(DATABASE())}'s one row,
+     * The answers to what follows a session-mode connection's COM_RESET_CONNECTION: OKs to
+     * setting the variables the login set again, and {@code SELECT HEX(DATABASE())}'s one row,
      * {@code hex} (null: SQL NULL, no schema), framed as {@code capabilities} have result sets.
      */
     public static byte[] afterResetAnswers(long capabilities, String hex) {
@@ -51,6 +51,9 @@ public final class ServerPackets {
                 ? new byte[] {1, 1} : new byte[] {1};
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         out.writeBytes(ok());
+        if (Capabilities.has(capabilities, Capabilities.CLIENT_IGNORE_SPACE | Capabilities.CLIENT_INTERACTIVE)) {
+            out.writeBytes(ok());   // to setting sql_mode or wait_timeout as the login did
+        }
         out.writeBytes(frame(1, count));
         out.writeBytes(frame(2, column.toByteArray()));
         byte[] eof = {(byte) 0xfe, 0, 0, 2, 0};
