@@ -2,13 +2,8 @@ package dev.sluice.proxy.backend;
 
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
-import dev.sluice.protocol.Wire;
 import dev.sluice.protocol.response.Response;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
-import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +21,19 @@ public final class RelayedConnection extends BackendConnection {
     /** OK, ERR, EOF, column count and prepare-OK all fit; longer packets are rows or data. */
     private static final int INSPECT_LIMIT = 1024;
 
+    /** See {@link #schemaMayHaveChanged()}. */
+    private boolean schemaUnknown;
+
     public RelayedConnection(Channel channel, Backend backend, BackendIdentity identity, String schema) {
         super(channel, backend, identity, schema, INSPECT_LIMIT);
+    }
+
+    /**
+     * The session may have selected or dropped a schema (USE, COM_INIT_DB, DROP): what
+     * {@link #schema()} says is no longer known to be true.
+     */
+    public void schemaMayHaveChanged() {
+        schemaUnknown = true;
     }
 
     /**
@@ -39,38 +45,48 @@ public final class RelayedConnection extends BackendConnection {
      * collation; IGNORE_SPACE in sql_mode for CLIENT_IGNORE_SPACE; wait_timeout from
      * interactive_timeout for CLIENT_INTERACTIVE. Those are set again, the collation by number,
      * which the server looks up as it does the handshake's (one it does not know gave the login
-     * the globals too, and fails its SET harmlessly). The reset keeps the default schema, which
-     * the relayed session may have changed unseen (USE, COM_INIT_DB, a multi-statement): it is
-     * read back rather than guessed, so that the pool never hands a connection with a schema
-     * selected to a session that logged in without one (COM_INIT_DB can select a schema, never
-     * unselect one). Read as HEX(DATABASE()), the name does not depend on the result character
-     * set. The commands go out together: one round trip, as the reset alone would take.
+     * the globals too, and fails its SET harmlessly).
+     *
+     * <p>The reset keeps the default schema. When the session may have changed it, the schema
+     * the connection had is selected again (COM_INIT_DB); failing that (dropped), it closes. A
+     * connection that had none closes then: a schema can be selected but never unselected, and a
+     * session that logged in without one must not get one. Reading DATABASE() back instead would
+     * be a SELECT in the server's Com_select, which users compare with what their clients ran.
+     * The commands go out together: one round trip, as the reset alone would take.
      */
     void resetForNextSession(Consumer<Boolean> onDone) {
+        if (schemaUnknown && schema == null) {
+            onDone.accept(false);
+            return;
+        }
         int collation = identity.charset();
         boolean[] failed = {false};
-        String[] learned = {null};
         long now = System.nanoTime();
         push(new InFlight(Commands.COM_RESET_CONNECTION, now, null, response -> failed[0] |= notReused(response, false)));
-        push(new InFlight(Commands.COM_QUERY, now, null, response -> failed[0] |= notReused(response, true)));
         channel.write(OwnCommands.resetConnection(channel.alloc()), channel.voidPromise());
+        String fromCapabilities = capabilityVariables(identity.capabilities());
+        boolean selectAgain = schemaUnknown;
+        Consumer<Boolean> finish = unfit -> {
+            schemaUnknown = false;
+            onDone.accept(!(failed[0] || unfit || !isUsable()));
+        };
+        Consumer<Response> last = response -> finish.accept(notReused(response, false));
+        Consumer<Response> charsetDone = fromCapabilities == null && !selectAgain
+                ? response -> finish.accept(notReused(response, true))
+                : response -> failed[0] |= notReused(response, true);
+        push(new InFlight(Commands.COM_QUERY, now, null, charsetDone));
         channel.write(OwnCommands.query(channel.alloc(), "SET character_set_client = " + collation
                 + ", character_set_results = " + collation + ", collation_connection = " + collation), channel.voidPromise());
-        String fromCapabilities = capabilityVariables(identity.capabilities());
         if (fromCapabilities != null) {
-            push(new InFlight(Commands.COM_QUERY, now, null, response -> failed[0] |= notReused(response, false)));
+            push(new InFlight(Commands.COM_QUERY, now, null,
+                    selectAgain ? response -> failed[0] |= notReused(response, false) : last));
             channel.write(OwnCommands.query(channel.alloc(), fromCapabilities), channel.voidPromise());
         }
-        push(new InFlight(Commands.COM_QUERY, now, null, response -> {
-            if (failed[0] | notReused(response, false) || !isUsable()) {
-                onDone.accept(false);
-                return;
-            }
-            schema = learned[0];
-            onDone.accept(true);
-        }, row -> learned[0] = hexName(row)));
-        channel.writeAndFlush(OwnCommands.query(channel.alloc(), "SELECT HEX(DATABASE())"))
-                .addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        if (selectAgain) {
+            push(new InFlight(Commands.COM_INIT_DB, now, null, last));
+            channel.write(OwnCommands.initDb(channel.alloc(), schema), channel.voidPromise());
+        }
+        channel.flush();
     }
 
     /** The SET that gives back what a login with {@code capabilities} sets from them, or null when none does. */
@@ -101,18 +117,5 @@ public final class RelayedConnection extends BackendConnection {
         }
         log.debug("backend {}: connection {} closes, not reused: {}", backend().name(), channel, response.errorMessage());
         return true;
-    }
-
-    /** The schema name in a row of HEX(DATABASE()), or null when none is selected. */
-    private static String hexName(ByteBuf row) {
-        String hex = Wire.readStringLenenc(row.duplicate());
-        return hex == null ? null : new String(HexFormat.of().parseHex(hex), StandardCharsets.UTF_8);
-    }
-
-    @Override
-    void inspect(InFlight head, int sequenceId, int length, ByteBuf payload, int endIndex) {
-        if (head.rows() != null && tracker.lastPacketWasRow()) {
-            head.rows().accept(payload);
-        }
     }
 }

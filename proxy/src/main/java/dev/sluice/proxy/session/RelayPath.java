@@ -9,6 +9,7 @@ import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.RelayedConnection;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.ClientCommand;
@@ -65,6 +66,8 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
      * as it is: the connection no longer matches what its pool key says of it.
      */
     private boolean setOption;
+    /** A command may have selected or dropped a schema (see {@link SchemaWords}). */
+    private boolean schemaMayHaveChanged;
     private int pending;
     private boolean responseStarted;
     /** The transaction and autocommit flags of the last response, for the OK the proxy sends itself. */
@@ -171,6 +174,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
 
     private void forward(ByteBuf frame, int command) {
         setOption |= command == Commands.COM_SET_OPTION;
+        schemaMayHaveChanged = schemaMayHaveChanged || SchemaWords.mayChangeSchema(command, frame);
         StatementContext statement = null;
         if (!Commands.expectsNoResponse(command)) {
             session.armQueryTimeout(command);
@@ -272,6 +276,9 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         backend.channel().config().setAutoRead(true);
         if (pool != null && reusable && !changedUser && !setOption && backend.isUsable()
                 && session.services().config().get().routing().reuseBackendConnections()) {
+            if (schemaMayHaveChanged && backend instanceof RelayedConnection relayed) {
+                relayed.schemaMayHaveChanged();
+            }
             pool.release(backend);
         } else if (pool != null) {
             pool.discard(backend);

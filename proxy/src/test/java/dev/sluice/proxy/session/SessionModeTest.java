@@ -85,42 +85,74 @@ class SessionModeTest {
             server.writeInbound(Unpooled.wrappedBuffer(exchange.response()));
             assertThat(session.toClient()).as("the response to %s", exchange.sql()).isEqualTo(exchange.response());
         }
-        assertThat(SessionHarness.drain(server)).as("the connection is reset for the pool's next session")
-                .isEqualTo(RESET_FOR_NEXT_SESSION);
+        assertThat(SessionHarness.drain(server)).as("the connection is reset for the pool's next session,"
+                + " its schema selected again: the capture has a DROP").isEqualTo(RESET_AND_SELECT_SCHEMA);
     }
 
-    /** COM_RESET_CONNECTION, the handshake's character set (45) set again, the schema read back: one write. */
+    /** COM_RESET_CONNECTION and the handshake's character set (45) set again: one write. */
     private static final byte[] RESET_FOR_NEXT_SESSION = concat(new byte[] {1, 0, 0, 0, Commands.COM_RESET_CONNECTION},
             command(Commands.COM_QUERY, "SET character_set_client = 45, character_set_results = 45,"
-                    + " collation_connection = 45"),
-            command(Commands.COM_QUERY, "SELECT HEX(DATABASE())"));
+                    + " collation_connection = 45"));
+    /** The same, the login's schema selected again: for a session that may have changed it. */
+    private static final byte[] RESET_AND_SELECT_SCHEMA = concat(RESET_FOR_NEXT_SESSION,
+            command(Commands.COM_INIT_DB, "capdb"));
 
-    private void endSessionAndAnswerReset(byte[] resetAnswer, String hexSchema) {
+    private void useMysql() {
+        session.send(command(Commands.COM_QUERY, "use `mysql`"));
+        SessionHarness.drain(server);
+        server.writeInbound(Unpooled.wrappedBuffer(ServerPackets.ok()));
+        session.toClient();
+    }
+
+    @Test
+    void aSessionThatSelectedAnotherSchemaLeavesTheConnectionOnItsOwnAgain() {
+        pooled(TEXT);
+        useMysql();
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_AND_SELECT_SCHEMA);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
+                ServerPackets.afterResetAnswers(TEXT.capabilities()), ServerPackets.ok())));
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(connection.schema()).isEqualTo("capdb");
+        assertThat(connection.isUsable()).isTrue();
+    }
+
+    @Test
+    void aConnectionWithoutSchemaWhoseSessionSelectedOneCloses() {
+        connection = new RelayedConnection(server, backend, new BackendIdentity("app", TEXT.capabilities(), 45), null);
+        server.pipeline().addLast(connection);
+        session.start(7, RelayPath.pooled(connection, pool,
+                new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, null)));
+        useMysql();
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).as("a schema cannot be unselected: no reset, goodbye")
+                .containsExactly(1, 0, 0, 0, Commands.COM_QUIT);
+        assertThat(pool.idleCount()).isZero();
+    }
+
+    @Test
+    void aSchemaThatCannotBeSelectedAgainClosesTheConnection() {
+        pooled(TEXT);
+        useMysql();
+        session.send(command(Commands.COM_QUIT, ""));
+        SessionHarness.drain(server);
+        byte[] unknownDatabase = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x19, 0x04, '#'},
+                "42000Unknown database 'capdb'".getBytes(StandardCharsets.US_ASCII)));
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
+                ServerPackets.afterResetAnswers(TEXT.capabilities()), unknownDatabase)));
+        assertThat(pool.idleCount()).isZero();
+        assertThat(connection.isUsable()).isFalse();
+    }
+
+    @Test
+    void withoutUseOrDropTheSchemaIsNotSelectedAgain() {
+        pooled(TEXT);
         session.send(command(Commands.COM_QUIT, ""));
         assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
-        server.writeInbound(Unpooled.wrappedBuffer(concat(resetAnswer,
-                ServerPackets.afterResetAnswers(TEXT.capabilities(), hexSchema))));
-    }
-
-    @Test
-    void aResetConnectionIsParkedWithTheSchemaTheServerReports() {
-        pooled(TEXT);
-        endSessionAndAnswerReset(ServerPackets.ok(), "6D7973716C");
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
+                ServerPackets.afterResetAnswers(TEXT.capabilities()))));
         assertThat(pool.idleCount()).isEqualTo(1);
-        LoginRequest noSchema = new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, null);
-        assertThat(pool.takeIdle(noSchema, server.eventLoop()))
-                .as("a session without a schema never gets one with `mysql` selected, whatever the login said").isNull();
-        assertThat(connection.schema()).isEqualTo("mysql");
-        assertThat(connection.isUsable()).isTrue();
-    }
-
-    @Test
-    void aConnectionIsParkedWithoutSchemaWhenTheServerReportsNone() {
-        pooled(TEXT);
-        endSessionAndAnswerReset(ServerPackets.ok(), null);
-        assertThat(pool.idleCount()).isEqualTo(1);
-        assertThat(connection.schema()).as("the login's capdb was unselected, the server says").isNull();
-        assertThat(connection.isUsable()).isTrue();
+        assertThat(connection.schema()).as("as the login left it").isEqualTo("capdb");
     }
 
     @Test
@@ -131,7 +163,7 @@ class SessionModeTest {
         // The login fell back to the server's globals then, as the reset does now.
         byte[] unknownCharset = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x5b, 0x04, '#'},
                 "42000Unknown character set: '45'".getBytes(StandardCharsets.US_ASCII)));
-        byte[] afterSet = ServerPackets.afterResetAnswers(TEXT.capabilities(), null);
+        byte[] afterSet = ServerPackets.afterResetAnswers(TEXT.capabilities());
         server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(), unknownCharset,
                 Arrays.copyOfRange(afterSet, ServerPackets.ok().length, afterSet.length))));
         assertThat(pool.idleCount()).isEqualTo(1);
@@ -143,7 +175,9 @@ class SessionModeTest {
         pooled(TEXT);
         byte[] refused = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x1f, 0x04, '#'},
                 "HY000Unknown command".getBytes(StandardCharsets.US_ASCII)));
-        endSessionAndAnswerReset(refused, null);
+        session.send(command(Commands.COM_QUIT, ""));
+        SessionHarness.drain(server);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(refused, ServerPackets.afterResetAnswers(TEXT.capabilities()))));
         assertThat(pool.idleCount()).isZero();
         assertThat(connection.isUsable()).isFalse();
     }

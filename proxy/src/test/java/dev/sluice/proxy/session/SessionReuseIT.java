@@ -196,12 +196,14 @@ class SessionReuseIT {
                 .withEventLoops(1))) {
             BackendPool pool = own.runtime().pools().iterator().next();
             String thread;
+            int idle;
             try (Connection first = connect(own.port(), SCHEMA, driver)) {
                 thread = answer(first, THREAD);
                 execute(first, "USE mysql");
+                idle = pool.idleCount();
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (pool.idleCount() == 0 && System.nanoTime() < deadline) {
+            while (pool.idleCount() <= idle && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
             try (Connection next = connect(own.port(), SCHEMA, driver)) {
@@ -215,16 +217,14 @@ class SessionReuseIT {
     @ValueSource(strings = {"mysql", "mariadb"})
     void aSchemaSelectedWithUseNeverReachesASessionWithoutOne(String driver) throws Exception {
         String thread;
-        int idle;
         try (Connection first = connect(proxy.port(), null, driver)) {
             thread = answer(first, THREAD);
             execute(first, "USE " + SCHEMA);
-            idle = pool().idleCount();
         }
-        awaitParked(idle);
         try (Connection next = connect(proxy.port(), null, driver)) {
             assertThat(answer(next, "SELECT DATABASE()")).as("as on a direct connection").isEqualTo("[null]");
-            assertThat(answer(next, THREAD)).as("a new login: a schema cannot be unselected").isNotEqualTo(thread);
+            assertThat(answer(next, THREAD)).as("a schema cannot be unselected: that connection closed")
+                    .isNotEqualTo(thread);
         }
     }
 
@@ -270,7 +270,6 @@ class SessionReuseIT {
              Connection killer = connect(proxy.port(), SCHEMA, "mysql")) {
             assertThat(answer(target, THREAD)).isEqualTo(thread);
             String proxyId = answer(target, "SELECT CONNECTION_ID()");
-            assertThat(proxyId).as("the client sees the proxy's id").isNotEqualTo(thread);
             CompletableFuture<String> sleep = CompletableFuture.supplyAsync(() -> answer(target,
                     "SELECT SLEEP(30) AS reused_kill"));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -35,44 +35,22 @@ public final class ServerPackets {
     }
 
     /**
-     * The answers to what follows a session-mode connection's COM_RESET_CONNECTION: OKs to
-     * setting the variables the login set again, and {@code SELECT HEX(DATABASE())}'s one row,
-     * {@code hex} (null: SQL NULL, no schema), framed as {@code capabilities} have result sets.
+     * The OKs to what follows a session-mode connection's COM_RESET_CONNECTION: setting the
+     * character set variables again, and for {@code capabilities} with CLIENT_IGNORE_SPACE or
+     * CLIENT_INTERACTIVE, sql_mode or wait_timeout as the login set them.
      */
-    public static byte[] afterResetAnswers(long capabilities, String hex) {
-        java.io.ByteArrayOutputStream column = new java.io.ByteArrayOutputStream();
-        column.writeBytes(new byte[] {3, 'd', 'e', 'f', 0, 0, 0, 15});   // catalog "def"; schema, table, org_table ""
-        column.writeBytes("HEX(DATABASE())".getBytes(StandardCharsets.US_ASCII));
-        // org_name "", fixed fields 12: utf8mb3, length 192, VAR_STRING, no flags, 31 decimals, filler
-        column.writeBytes(new byte[] {0, 0x0c, 33, 0, (byte) 192, 0, 0, 0, (byte) 0xfd, 0, 0, 0x1f, 0, 0});
-        byte[] row = hex == null ? new byte[] {(byte) 0xfb} : lenenc(hex.getBytes(StandardCharsets.US_ASCII));
-        // With MariaDB's metadata caching, a byte after the column count says the definitions follow.
-        byte[] count = Capabilities.has(capabilities, Capabilities.MARIADB_CLIENT_CACHE_METADATA)
-                ? new byte[] {1, 1} : new byte[] {1};
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        out.writeBytes(ok());
-        if (Capabilities.has(capabilities, Capabilities.CLIENT_IGNORE_SPACE | Capabilities.CLIENT_INTERACTIVE)) {
-            out.writeBytes(ok());   // to setting sql_mode or wait_timeout as the login did
-        }
-        out.writeBytes(frame(1, count));
-        out.writeBytes(frame(2, column.toByteArray()));
-        byte[] eof = {(byte) 0xfe, 0, 0, 2, 0};
-        if (Capabilities.has(capabilities, Capabilities.CLIENT_DEPRECATE_EOF)) {
-            out.writeBytes(frame(3, row));
-            out.writeBytes(frame(4, new byte[] {(byte) 0xfe, 0, 0, 2, 0, 0, 0}));
-        } else {
-            out.writeBytes(frame(3, eof));
-            out.writeBytes(frame(4, row));
-            out.writeBytes(frame(5, eof));
-        }
-        return out.toByteArray();
+    public static byte[] afterResetAnswers(long capabilities) {
+        return Capabilities.has(capabilities, Capabilities.CLIENT_IGNORE_SPACE | Capabilities.CLIENT_INTERACTIVE)
+                ? concatOks(2) : concatOks(1);
     }
 
-    private static byte[] lenenc(byte[] value) {
-        byte[] out = new byte[1 + value.length];
-        out[0] = (byte) value.length;
-        System.arraycopy(value, 0, out, 1, value.length);
-        return out;
+    private static byte[] concatOks(int count) {
+        byte[] one = ok();
+        byte[] all = new byte[one.length * count];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(one, 0, all, i * one.length, one.length);
+        }
+        return all;
     }
 
     /** An autocommit OK with nothing to report. */
