@@ -88,6 +88,7 @@ listen: $H:$port
 users: [{name: $DB_USER, password: $DB_PASS}]
 backends: [{name: db, address: $H:$DB_PORT, max_connections: 500}]
 routing: {mode: session, reuse_backend_connections: $2}
+admin: {enabled: false}
 YAML
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
   "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/$1.yaml" \
@@ -116,7 +117,7 @@ for r in $(seq 1 "$ROUNDS"); do
       cycles=$(sed -n 's/.*cycles=\([0-9]*\).*/\1/p' <<< "$line")
       rate=$(sed -n 's/.*per_s=\([0-9.]*\).*/\1/p' <<< "$line")
       errors=$(sed -n 's/.*errors=\([0-9]*\).*/\1/p' <<< "$line")
-      per=$(awk -v c="$cycles" -v d="$((after - before - 1))" 'BEGIN { printf "%.3f", c > 0 ? d / c : 0 }')
+      per=$(awk -v c="$cycles" -v d="$((after - before - 1))" 'BEGIN { printf "%.3f", (c > 0 ? d / c : 0) }')
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$n" "$rate" "$errors" "$per" >> "$RES"
       log "round $r, $n threads, $t: $rate cycles/s, $errors errors, $per backend logins per cycle"
     done
