@@ -174,7 +174,8 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
 
     private void forward(ByteBuf frame, int command) {
         setOption |= command == Commands.COM_SET_OPTION;
-        schemaMayHaveChanged = schemaMayHaveChanged || SchemaWords.mayChangeSchema(command, frame);
+        // Only a pooled connection serves another session; a pass-through one closes with this one.
+        schemaMayHaveChanged = schemaMayHaveChanged || pool != null && SchemaWords.mayChangeSchema(command, frame);
         StatementContext statement = null;
         if (!Commands.expectsNoResponse(command)) {
             session.armQueryTimeout(command);
