@@ -26,7 +26,7 @@ final class ConfigReader {
             "send_proxy_protocol");
     static final List<String> ROUTING_KEYS = List.of("mode", "balancer", "read_your_writes", "read_your_writes_scope",
             "primary_window", "gtid_wait_timeout", "discover", "preferred_primary", "rules", "transaction_replay",
-            "transaction_replay_max_size");
+            "transaction_replay_max_size", "reuse_backend_connections");
     static final List<String> RULE_KEYS = List.of("match", "digest", "route");
     static final List<String> LIMITS_KEYS =
             List.of("max_client_connections", "backend_queue_size", "allow_local_infile", "max_packet_size",
@@ -225,8 +225,10 @@ final class ConfigReader {
         long replayMaxSize = routing.scalar("transaction_replay_max_size", ByteSizes.EXPECTED)
                 .flatMap(v -> v.byteSize(0, LimitsConfig.MAX_PACKET_SIZE))
                 .map(Integer::longValue).orElse(RoutingConfig.DEFAULT_TRANSACTION_REPLAY_MAX_SIZE);
+        boolean reuse = routing.scalar("reuse_backend_connections", "true or false").flatMap(YamlScalar::bool)
+                .orElse(true);
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWait, readRules(routing), scope,
-                discover, preferredPrimary, replay, replayMaxSize);
+                discover, preferredPrimary, replay, replayMaxSize, reuse);
     }
 
     private List<RoutingRule> readRules(YamlMapping routing) {

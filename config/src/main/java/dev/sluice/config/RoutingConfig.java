@@ -21,11 +21,13 @@ import java.util.Optional;
  *                           a new one when every answer the client saw comes out the same
  * @param transactionReplayMaxSize the most bytes of statements one transaction records for that;
  *                           beyond it, that transaction is not replayed
+ * @param reuseBackendConnections session mode with users: a session's backend connection, reset,
+ *                           serves a later session instead of a new login; off: it closes with its session
  */
 public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
                             Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
                             Discover discover, Optional<String> preferredPrimary, boolean transactionReplay,
-                            long transactionReplayMaxSize) {
+                            long transactionReplayMaxSize, boolean reuseBackendConnections) {
 
     public static final Duration DEFAULT_PRIMARY_WINDOW = Duration.ofSeconds(1);
     public static final Duration DEFAULT_GTID_WAIT_TIMEOUT = Duration.ofSeconds(1);
@@ -74,6 +76,15 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
         public String configName() {
             return Messages.configName(this);
         }
+    }
+
+    /** Session mode reusing backend connections. */
+    public RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYourWrites, Duration primaryWindow,
+                         Duration gtidWaitTimeout, List<RoutingRule> rules, ReadYourWritesScope readYourWritesScope,
+                         Discover discover, Optional<String> preferredPrimary, boolean transactionReplay,
+                         long transactionReplayMaxSize) {
+        this(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules, readYourWritesScope, discover,
+                preferredPrimary, transactionReplay, transactionReplayMaxSize, true);
     }
 
     /** Without transaction replay. */
@@ -136,16 +147,23 @@ public record RoutingConfig(Mode mode, Balancer balancer, ReadYourWrites readYou
 
     public RoutingConfig withReadYourWrites(ReadYourWrites newMode, ReadYourWritesScope newScope) {
         return new RoutingConfig(mode, balancer, newMode, primaryWindow, gtidWaitTimeout, rules, newScope, discover,
-                preferredPrimary, transactionReplay, transactionReplayMaxSize);
+                preferredPrimary, transactionReplay, transactionReplayMaxSize,
+                reuseBackendConnections);
     }
 
     public RoutingConfig withDiscover(Discover newDiscover, Optional<String> newPreferredPrimary) {
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
-                readYourWritesScope, newDiscover, newPreferredPrimary, transactionReplay, transactionReplayMaxSize);
+                readYourWritesScope, newDiscover, newPreferredPrimary, transactionReplay, transactionReplayMaxSize,
+                reuseBackendConnections);
     }
 
     public RoutingConfig withTransactionReplay(boolean replay, long maxSize) {
         return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
-                readYourWritesScope, discover, preferredPrimary, replay, maxSize);
+                readYourWritesScope, discover, preferredPrimary, replay, maxSize, reuseBackendConnections);
+    }
+
+    public RoutingConfig withReuseBackendConnections(boolean reuse) {
+        return new RoutingConfig(mode, balancer, readYourWrites, primaryWindow, gtidWaitTimeout, rules,
+                readYourWritesScope, discover, preferredPrimary, transactionReplay, transactionReplayMaxSize, reuse);
     }
 }

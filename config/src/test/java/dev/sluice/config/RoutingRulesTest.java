@@ -71,6 +71,27 @@ class RoutingRulesTest {
     }
 
     @Test
+    void backendConnectionsAreReusedAcrossSessionsUnlessTurnedOff() {
+        assertThat(ConfigLoader.parse(BACKENDS, "reuse.yaml", Map.of()).routing().reuseBackendConnections()).isTrue();
+        RoutingConfig off = ConfigLoader.parse(BACKENDS + """
+                routing:
+                  reuse_backend_connections: false
+                """, "reuse.yaml", Map.of()).routing();
+        assertThat(off.reuseBackendConnections()).isFalse();
+    }
+
+    @Test
+    void aBadReuseSettingNamesTheKeyAndLine() {
+        assertThatThrownBy(() -> ConfigLoader.parse(BACKENDS + """
+                routing:
+                  reuse_backend_connections: sometimes
+                """, "reuse.yaml", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("reuse.yaml:7:")
+                .hasMessageContaining("routing.reuse_backend_connections:");
+    }
+
+    @Test
     void aBadRegularExpressionNamesItsLine() {
         assertThatThrownBy(() -> ConfigLoader.parse(BACKENDS + """
                 routing:

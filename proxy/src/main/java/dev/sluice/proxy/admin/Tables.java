@@ -87,14 +87,16 @@ public final class Tables {
 
     public Table pools() {
         Table.Builder table = new Table.Builder("pools").text("backend").integer("retired").integer("open")
-                .integer("idle").integer("in_use").integer("waiting").integer("max").integer("queue_max");
+                .integer("idle").integer("in_use").integer("waiting").integer("max").integer("queue_max")
+                .integer("logins").integer("reused");
         List<Backend> current = runtime.backends();
         for (BackendPool pool : runtime.pools()) {
             Backend backend = pool.backend();
             int open = Math.max(0, backend.openConnections().get());
             int idle = pool.idleCount();
             table.row(backend.name(), !current.contains(backend), open, idle, Math.max(0, open - idle), pool.waiting(),
-                    backend.config().maxConnections(), runtime.config().limits().backendQueueSize());
+                    backend.config().maxConnections(), runtime.config().limits().backendQueueSize(), pool.loginCount(),
+                    pool.reusedCount());
         }
         return table.build();
     }

@@ -8,6 +8,7 @@ import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The backend connections of one backend, for all users and event loops, made for a connection
@@ -27,6 +28,9 @@ public final class BackendPool {
     private final IdleConnections idle = new IdleConnections();
     private final PoolQueue queue;
     private volatile boolean closed;
+    /** Sessions and statements served by an idle connection, and by one opened (logged in) for them. */
+    private final LongAdder reused = new LongAdder();
+    private final LongAdder logins = new LongAdder();
 
     public BackendPool(Backend backend, Connector connector, int queueSize, Duration queueTimeout) {
         this(backend, connector, queueSize, queueTimeout, Ticker.systemTicker());
@@ -57,6 +61,16 @@ public final class BackendPool {
         return queue.size();
     }
 
+    /** How many times an idle connection was handed out instead of a new login. */
+    public long reusedCount() {
+        return reused.sum();
+    }
+
+    /** How many connections this pool logged in. */
+    public long loginCount() {
+        return logins.sum();
+    }
+
     /**
      * A logged-in connection for {@code request} on {@code loop}, with {@code request.schema()}
      * selected: an idle one of that loop's when there is one. Fails with a
@@ -78,7 +92,12 @@ public final class BackendPool {
      * schema: an idle connection of that loop's, or null (then acquire gets one).
      */
     public BackendConnection takeIdle(LoginRequest request, EventLoop loop) {
-        return request.schema() == null && loop.inEventLoop() ? idle.take(loop, key(request), null) : null;
+        BackendConnection taken = request.schema() == null && loop.inEventLoop() ? idle.take(loop, key(request), null)
+                : null;
+        if (taken != null) {
+            reused.increment();
+        }
+        return taken;
     }
 
     /** Towards a backend sent PROXY protocol headers, connections are shared per client address too. */
@@ -88,9 +107,10 @@ public final class BackendPool {
 
     private void acquireOnLoop(LoginRequest request, EventLoop loop, Promise<BackendConnection> result) {
         PoolKey key = key(request);
-        BackendConnection reused = idle.take(loop, key, request.schema());
-        if (reused != null) {
-            selectSchema(reused, request.schema(), result);
+        BackendConnection idleOne = idle.take(loop, key, request.schema());
+        if (idleOne != null) {
+            reused.increment();
+            selectSchema(idleOne, request.schema(), result);
             return;
         }
         PoolWaiter waiter = new PoolWaiter(loop, key, handedOver -> selectSchema(handedOver, request.schema(), result),
@@ -117,6 +137,7 @@ public final class BackendPool {
                 return;
             }
             BackendConnection connection = (BackendConnection) connected.getNow();
+            logins.increment();
             connection.poolKey(key);
             connection.channel().closeFuture().addListener(closed -> onClosed(connection));
             if (!result.trySuccess(connection)) {
@@ -195,6 +216,17 @@ public final class BackendPool {
             connection.quit();
             return;
         }
+        if (connection instanceof RelayedConnection relayed) {
+            relayed.resetForNextSession(fit -> {
+                if (fit) {
+                    connection.resetState();
+                    makeIdle(connection);
+                } else {
+                    connection.quit();
+                }
+            });
+            return;
+        }
         connection.sendOwn(OwnCommands.resetConnection(connection.channel().alloc()), Commands.COM_RESET_CONNECTION,
                 response -> {
             if (response.isError() || !connection.isUsable()) {
@@ -202,17 +234,13 @@ public final class BackendPool {
                 return;
             }
             connection.resetState();
-            if (connection instanceof TrackedConnection tracked) {
-                tracked.afterReset(restored -> {
-                    if (restored.isError()) {
-                        connection.quit();
-                    } else {
-                        makeIdle(connection);
-                    }
-                });
-                return;
-            }
-            makeIdle(connection);
+            ((TrackedConnection) connection).afterReset(restored -> {
+                if (restored.isError()) {
+                    connection.quit();
+                } else {
+                    makeIdle(connection);
+                }
+            });
         });
     }
 

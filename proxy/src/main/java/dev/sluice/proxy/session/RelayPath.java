@@ -9,6 +9,7 @@ import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.RelayedConnection;
 import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.client.ClientOrigin;
 import dev.sluice.proxy.command.ClientCommand;
@@ -60,6 +61,13 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
      * matches its pool's user and must not serve another session.
      */
     private boolean changedUser;
+    /**
+     * The client switched multi-statements with COM_SET_OPTION, which COM_RESET_CONNECTION leaves
+     * as it is: the connection no longer matches what its pool key says of it.
+     */
+    private boolean setOption;
+    /** A command may have selected or dropped a schema (see {@link SchemaWords}). */
+    private boolean schemaMayHaveChanged;
     private int pending;
     private boolean responseStarted;
     /** The transaction and autocommit flags of the last response, for the OK the proxy sends itself. */
@@ -165,6 +173,9 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
     }
 
     private void forward(ByteBuf frame, int command) {
+        setOption |= command == Commands.COM_SET_OPTION;
+        // Only a pooled connection serves another session; a pass-through one closes with this one.
+        schemaMayHaveChanged = schemaMayHaveChanged || pool != null && SchemaWords.mayChangeSchema(command, frame);
         StatementContext statement = null;
         if (!Commands.expectsNoResponse(command)) {
             session.armQueryTimeout(command);
@@ -264,7 +275,11 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         }
         backend.backend().activeSessions().decrementAndGet();
         backend.channel().config().setAutoRead(true);
-        if (pool != null && reusable && !changedUser && backend.isUsable()) {
+        if (pool != null && reusable && !changedUser && !setOption && backend.isUsable()
+                && session.services().config().get().routing().reuseBackendConnections()) {
+            if (schemaMayHaveChanged && backend instanceof RelayedConnection relayed) {
+                relayed.schemaMayHaveChanged();
+            }
             pool.release(backend);
         } else if (pool != null) {
             pool.discard(backend);

@@ -8,6 +8,7 @@ import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.frame.Packet;
 import dev.sluice.proxy.testing.CapturedExchanges;
+import dev.sluice.proxy.testing.ServerPackets;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -328,8 +329,11 @@ class BackendPoolTest {
     private static void giveBack(BackendPool pool, BackendConnection connection) {
         pool.release(connection);
         EmbeddedChannel channel = (EmbeddedChannel) connection.channel();
-        assertThat(sent(connection)).as("a connection given back is reset").containsExactly(Commands.COM_RESET_CONNECTION);
+        assertThat(sent(connection)).as("a connection given back is reset, its character set set again")
+                .containsExactly(Commands.COM_RESET_CONNECTION, Commands.COM_QUERY);
         channel.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(RESET_OK));
+        channel.writeInbound(io.netty.buffer.Unpooled.wrappedBuffer(
+                ServerPackets.afterResetAnswers(connection.identity().capabilities())));
     }
 
     /** The command bytes written to the connection's server since last asked, read and released. */

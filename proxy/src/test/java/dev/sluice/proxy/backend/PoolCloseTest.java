@@ -6,6 +6,7 @@ import dev.sluice.config.BackendConfig;
 import dev.sluice.config.HostPort;
 import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
+import dev.sluice.proxy.testing.ServerPackets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -60,8 +61,10 @@ class PoolCloseTest {
 
         pool.release(connection);
         assertThat(nextCommand(channel)).isEqualTo(Commands.COM_RESET_CONNECTION);
+        assertThat(nextCommand(channel)).as("the character set set again").isEqualTo(Commands.COM_QUERY);
         pool.close();
         channel.writeInbound(Unpooled.wrappedBuffer(RESET_OK));
+        channel.writeInbound(Unpooled.wrappedBuffer(ServerPackets.afterResetAnswers(CAPABILITIES)));
         channel.runPendingTasks();
 
         assertThat(nextCommand(channel)).isEqualTo(Commands.COM_QUIT);
@@ -76,7 +79,9 @@ class PoolCloseTest {
         BackendConnection connection = connection(channel);
         pool.release(connection);
         assertThat(nextCommand(channel)).isEqualTo(Commands.COM_RESET_CONNECTION);
+        assertThat(nextCommand(channel)).as("the character set set again").isEqualTo(Commands.COM_QUERY);
         channel.writeInbound(Unpooled.wrappedBuffer(RESET_OK));
+        channel.writeInbound(Unpooled.wrappedBuffer(ServerPackets.afterResetAnswers(CAPABILITIES)));
         assertThat(pool.idleCount()).isOne();
 
         pool.close();

@@ -4,6 +4,7 @@ import static dev.sluice.proxy.testing.ServerPackets.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.BackendConfig;
+import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.packet.ErrPacket;
 import dev.sluice.proxy.backend.Backend;
@@ -12,6 +13,7 @@ import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.RelayedConnection;
 import dev.sluice.proxy.testing.CapturedExchanges;
+import dev.sluice.proxy.testing.ServerPackets;
 import dev.sluice.proxy.testing.CapturedExchanges.Exchange;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -83,8 +85,101 @@ class SessionModeTest {
             server.writeInbound(Unpooled.wrappedBuffer(exchange.response()));
             assertThat(session.toClient()).as("the response to %s", exchange.sql()).isEqualTo(exchange.response());
         }
-        assertThat(SessionHarness.drain(server)).as("the connection is reset for the pool's next session")
-                .containsExactly(1, 0, 0, 0, Commands.COM_RESET_CONNECTION);
+        assertThat(SessionHarness.drain(server)).as("the connection is reset for the pool's next session,"
+                + " its schema selected again: the capture has a DROP").isEqualTo(RESET_AND_SELECT_SCHEMA);
+    }
+
+    /** COM_RESET_CONNECTION and the handshake's character set (45) set again: one write. */
+    private static final byte[] RESET_FOR_NEXT_SESSION = concat(new byte[] {1, 0, 0, 0, Commands.COM_RESET_CONNECTION},
+            command(Commands.COM_QUERY, "SET character_set_client = 45, character_set_results = 45,"
+                    + " collation_connection = 45"));
+    /** The same, the login's schema selected again: for a session that may have changed it. */
+    private static final byte[] RESET_AND_SELECT_SCHEMA = concat(RESET_FOR_NEXT_SESSION,
+            command(Commands.COM_INIT_DB, "capdb"));
+
+    private void useMysql() {
+        session.send(command(Commands.COM_QUERY, "use `mysql`"));
+        SessionHarness.drain(server);
+        server.writeInbound(Unpooled.wrappedBuffer(ServerPackets.ok()));
+        session.toClient();
+    }
+
+    @Test
+    void aSessionThatSelectedAnotherSchemaLeavesTheConnectionOnItsOwnAgain() {
+        pooled(TEXT);
+        useMysql();
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_AND_SELECT_SCHEMA);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
+                ServerPackets.afterResetAnswers(TEXT.capabilities()), ServerPackets.ok())));
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(connection.schema()).isEqualTo("capdb");
+        assertThat(connection.isUsable()).isTrue();
+    }
+
+    @Test
+    void aConnectionWithoutSchemaWhoseSessionSelectedOneCloses() {
+        connection = new RelayedConnection(server, backend, new BackendIdentity("app", TEXT.capabilities(), 45), null);
+        server.pipeline().addLast(connection);
+        session.start(7, RelayPath.pooled(connection, pool,
+                new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, null)));
+        useMysql();
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).as("a schema cannot be unselected: no reset, goodbye")
+                .containsExactly(1, 0, 0, 0, Commands.COM_QUIT);
+        assertThat(pool.idleCount()).isZero();
+    }
+
+    @Test
+    void aSchemaThatCannotBeSelectedAgainClosesTheConnection() {
+        pooled(TEXT);
+        useMysql();
+        session.send(command(Commands.COM_QUIT, ""));
+        SessionHarness.drain(server);
+        byte[] unknownDatabase = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x19, 0x04, '#'},
+                "42000Unknown database 'capdb'".getBytes(StandardCharsets.US_ASCII)));
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
+                ServerPackets.afterResetAnswers(TEXT.capabilities()), unknownDatabase)));
+        assertThat(pool.idleCount()).isZero();
+        assertThat(connection.isUsable()).isFalse();
+    }
+
+    @Test
+    void withoutUseOrDropTheSchemaIsNotSelectedAgain() {
+        pooled(TEXT);
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
+                ServerPackets.afterResetAnswers(TEXT.capabilities()))));
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(connection.schema()).as("as the login left it").isEqualTo("capdb");
+    }
+
+    @Test
+    void aHandshakeCollationTheServerDoesNotKnowStillLetsTheConnectionBeParked() {
+        pooled(TEXT);
+        session.send(command(Commands.COM_QUIT, ""));
+        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
+        // The login fell back to the server's globals then, as the reset does now.
+        byte[] unknownCharset = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x5b, 0x04, '#'},
+                "42000Unknown character set: '45'".getBytes(StandardCharsets.US_ASCII)));
+        byte[] afterSet = ServerPackets.afterResetAnswers(TEXT.capabilities());
+        server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(), unknownCharset,
+                Arrays.copyOfRange(afterSet, ServerPackets.ok().length, afterSet.length))));
+        assertThat(pool.idleCount()).isEqualTo(1);
+        assertThat(connection.isUsable()).isTrue();
+    }
+
+    @Test
+    void aConnectionWhoseResetFailedIsClosedNotParked() {
+        pooled(TEXT);
+        byte[] refused = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x1f, 0x04, '#'},
+                "HY000Unknown command".getBytes(StandardCharsets.US_ASCII)));
+        session.send(command(Commands.COM_QUIT, ""));
+        SessionHarness.drain(server);
+        server.writeInbound(Unpooled.wrappedBuffer(concat(refused, ServerPackets.afterResetAnswers(TEXT.capabilities()))));
+        assertThat(pool.idleCount()).isZero();
+        assertThat(connection.isUsable()).isFalse();
     }
 
     @Test

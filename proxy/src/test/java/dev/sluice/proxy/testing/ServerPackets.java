@@ -34,6 +34,25 @@ public final class ServerPackets {
         return frame(sequenceId, payload);
     }
 
+    /**
+     * The OKs to what follows a session-mode connection's COM_RESET_CONNECTION: setting the
+     * character set variables again, and for {@code capabilities} with CLIENT_IGNORE_SPACE or
+     * CLIENT_INTERACTIVE, sql_mode or wait_timeout as the login set them.
+     */
+    public static byte[] afterResetAnswers(long capabilities) {
+        return Capabilities.has(capabilities, Capabilities.CLIENT_IGNORE_SPACE | Capabilities.CLIENT_INTERACTIVE)
+                ? concatOks(2) : concatOks(1);
+    }
+
+    private static byte[] concatOks(int count) {
+        byte[] one = ok();
+        byte[] all = new byte[one.length * count];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(one, 0, all, i * one.length, one.length);
+        }
+        return all;
+    }
+
     /** An autocommit OK with nothing to report. */
     public static byte[] ok() {
         return ok(1, ServerStatus.AUTOCOMMIT);
