@@ -163,17 +163,21 @@ public final class BackendConnector implements Connector {
             // The server must finish the login within the connect timeout too; a backend that
             // accepts and then stalls is as unusable as one that refuses.
             ScheduledFuture<?> timeout = loop.schedule(() -> {
+                if (promise.isDone()) {
+                    return;
+                }
                 String message = "backend " + backend.name() + " did not finish the login within "
                         + connectTimeout.toMillis() + " ms";
                 boolean alive = mayRetry && backend.answeredWithin(System.nanoTime(), connectTimeout.toNanos());
                 timedOutAlive.set(alive);
-                if (promise.tryFailure(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
-                        message, false))) {
-                    if (!alive) {
-                        backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), "login timed out");
-                    }
-                    connect.channel().close();
+                // The backend's state first: whoever hears of the failure (a session trying the
+                // next backend) must find it on backoff already.
+                if (!alive) {
+                    backend.connectFailed(System.nanoTime(), backendRetry.toNanos(), "login timed out");
                 }
+                promise.tryFailure(new BackendLoginException(BackendLoginException.BACKEND_UNAVAILABLE, "08S01",
+                        message, false));
+                connect.channel().close();
             }, connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
             promise.addListener(result -> timeout.cancel(false));
         });
