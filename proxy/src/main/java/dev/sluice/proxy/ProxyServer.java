@@ -155,9 +155,9 @@ public final class ProxyServer implements AutoCloseable {
         }
         runtime.mirror().apply(config);
         serverChannel = bootstrap.bind(config.listen().host(), config.listen().port()).sync().channel();
-        Duration every = Duration.ofMillis(Math.max(1000, config.timeouts().poolIdle().toMillis() / 4));
+        // Every second: idle connections beyond each pool's kept ones close a second after a burst.
         evictionTask = group.next().scheduleAtFixedRate(() -> runtime.pools().forEach(
-                pool -> pool.evictIdle(runtime.config().timeouts().poolIdle())), every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+                pool -> pool.evictIdle(runtime.config().timeouts().poolIdle())), 1, 1, TimeUnit.SECONDS);
         if (!transport.note().isEmpty()) {
             log.warn("{}: using {}", transport.note(), transport.name());
         }

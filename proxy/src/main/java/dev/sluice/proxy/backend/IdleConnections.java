@@ -68,6 +68,30 @@ final class IdleConnections {
         }
     }
 
+    /**
+     * Closes, each on its loop, the connections idle longest while more than {@code keep} are idle,
+     * as long as they are idle since before {@code cutoffNanos}.
+     */
+    void quitSurplus(int keep, long cutoffNanos) {
+        while (count.get() > keep) {
+            LoopIdle from = null;
+            long since = 0;
+            for (LoopIdle idle : byLoop.values()) {
+                BackendConnection oldest = idle.peekOldest();
+                if (oldest != null && (from == null || oldest.idleSinceNanos() - since < 0)) {
+                    from = idle;
+                    since = oldest.idleSinceNanos();
+                }
+            }
+            BackendConnection surplus = from == null ? null : from.takeOldestIdleSince(cutoffNanos);
+            if (surplus == null) {
+                return;
+            }
+            count.decrementAndGet();
+            surplus.channel().eventLoop().execute(surplus::quit);
+        }
+    }
+
     /** Closes every idle connection, each on its loop. */
     void quitAll() {
         for (LoopIdle idle : byLoop.values()) {

@@ -80,6 +80,17 @@ final class LoopIdle {
         return oldest;
     }
 
+    /** The connection idle longest here if it is idle since before {@code cutoffNanos}, taken out; else null. */
+    synchronized BackendConnection takeOldestIdleSince(long cutoffNanos) {
+        BackendConnection oldest = peekOldest();
+        if (oldest == null || oldest.idleSinceNanos() - cutoffNanos >= 0) {
+            return null;
+        }
+        byKey.get(oldest.poolKey()).pollFirst();
+        count--;
+        return oldest;
+    }
+
     /** The connection idle longest here, left in place; null when none is. */
     synchronized BackendConnection peekOldest() {
         BackendConnection oldest = null;

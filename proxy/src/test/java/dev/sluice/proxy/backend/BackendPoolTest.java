@@ -307,6 +307,35 @@ class BackendPoolTest {
         assertThat(backendOf(pool).openConnections().get()).isZero();
     }
 
+    @Test
+    void afterABurstTheIdleConnectionsBeyondATenthOfTheCapCloseASecondLater() {
+        BackendPool pool = pool(100, 10, Duration.ofSeconds(5));
+        List<RelayedConnection> burst = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            pool.acquire(APP, loop(i % 2 == 0 ? loopA : loopB));
+            burst.add(connector.complete());
+        }
+        for (RelayedConnection connection : burst) {
+            giveBack(pool, connection);
+        }
+        long now = System.nanoTime();
+
+        pool.evictIdle(Duration.ofSeconds(60), now);
+        assertThat(pool.idleCount()).as("idle for less than a second: the burst may still want them").isEqualTo(30);
+
+        pool.evictIdle(Duration.ofSeconds(60), now + BackendPool.SURPLUS_IDLE_NANOS + 1);
+        runTasks();
+        assertThat(pool.idleCount()).isEqualTo(pool.keptIdle()).isEqualTo(10);
+        assertThat(burst.subList(0, 20)).as("the longest idle closed").allSatisfy(
+                c -> assertThat(sent(c)).containsExactly(Commands.COM_QUIT));
+        assertThat(burst.subList(20, 30)).allSatisfy(c -> assertThat(sent(c)).isEmpty());
+
+        pool.evictIdle(Duration.ofSeconds(60), now + java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+        assertThat(pool.idleCount()).as("the kept ones wait out timeouts.pool_idle").isEqualTo(10);
+        pool.evictIdle(Duration.ofSeconds(60), now + java.util.concurrent.TimeUnit.SECONDS.toNanos(61));
+        assertThat(pool.idleCount()).isZero();
+    }
+
     // ---- helpers ----
 
     private BackendPool pool(int maxConnections, int queueSize, Duration queueTimeout) {
