@@ -45,6 +45,16 @@ final class IdleConnections {
         if (count.get() == 0) {
             return null;
         }
+        LoopIdle from = holdingOldest();
+        BackendConnection taken = from == null ? null : from.takeOldest();
+        if (taken != null) {
+            count.decrementAndGet();
+        }
+        return taken;
+    }
+
+    /** The loop whose oldest idle connection is idle longest of all; null when none is idle. */
+    private LoopIdle holdingOldest() {
         LoopIdle from = null;
         long since = 0;
         for (LoopIdle idle : byLoop.values()) {
@@ -54,11 +64,7 @@ final class IdleConnections {
                 since = oldest.idleSinceNanos();
             }
         }
-        BackendConnection taken = from == null ? null : from.takeOldest();
-        if (taken != null) {
-            count.decrementAndGet();
-        }
-        return taken;
+        return from;
     }
 
     /** Closes, each on its loop, the connections idle since before {@code cutoffNanos}. */
@@ -74,15 +80,7 @@ final class IdleConnections {
      */
     void quitSurplus(int keep, long cutoffNanos) {
         while (count.get() > keep) {
-            LoopIdle from = null;
-            long since = 0;
-            for (LoopIdle idle : byLoop.values()) {
-                BackendConnection oldest = idle.peekOldest();
-                if (oldest != null && (from == null || oldest.idleSinceNanos() - since < 0)) {
-                    from = idle;
-                    since = oldest.idleSinceNanos();
-                }
-            }
+            LoopIdle from = holdingOldest();
             BackendConnection surplus = from == null ? null : from.takeOldestIdleSince(cutoffNanos);
             if (surplus == null) {
                 return;
