@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,13 +135,12 @@ class MySqlCausalReadsIT {
     }
 
     private static void awaitOnReplica(String countQuery, Duration limit) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!"1".equals(queryOne(replica, countQuery))) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("the replica did not replicate the setup within " + limit + "; its status: "
-                        + queryOne(replica, "SELECT LAST_ERROR_MESSAGE FROM performance_schema.replication_applier_status_by_worker"));
-            }
-            Thread.sleep(200);
+        try {
+            Awaitility.await().atMost(limit).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "1".equals(queryOne(replica, countQuery)));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("the replica did not replicate the setup within " + limit + "; its status: "
+                    + queryOne(replica, "SELECT LAST_ERROR_MESSAGE FROM performance_schema.replication_applier_status_by_worker"), e);
         }
     }
 

@@ -13,10 +13,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,12 +104,13 @@ class SessionReuseIT {
      * Waits until a session's connection is back in the pool, reset, so that the next session gets
      * it; {@code idleBefore}: how many were idle while that session ran.
      */
-    private static void awaitParked(int idleBefore) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (pool().idleCount() <= idleBefore && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(pool().idleCount()).as("the connection is parked after its session").isGreaterThan(idleBefore);
+    private static void awaitParked(int idleBefore) {
+        awaitParked(pool(), idleBefore);
+    }
+
+    private static void awaitParked(BackendPool pool, int idleBefore) {
+        Awaitility.await("the connection is parked after its session").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(5)).until(() -> pool.idleCount() > idleBefore);
     }
 
     /**
@@ -202,10 +205,7 @@ class SessionReuseIT {
                 execute(first, "USE mysql");
                 idle = pool.idleCount();
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (pool.idleCount() <= idle && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            awaitParked(pool, idle);
             try (Connection next = connect(own.port(), SCHEMA, driver)) {
                 assertThat(answer(next, THREAD)).as("the next session reuses the connection").isEqualTo(thread);
                 assertThat(answer(next, "SELECT DATABASE()")).isEqualTo("[" + SCHEMA + "]");
@@ -272,11 +272,10 @@ class SessionReuseIT {
             String proxyId = answer(target, "SELECT CONNECTION_ID()");
             CompletableFuture<String> sleep = CompletableFuture.supplyAsync(() -> answer(target,
                     "SELECT SLEEP(30) AS reused_kill"));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!answer(killer, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%reused_kill'"
-                    + " AND ID <> CONNECTION_ID()").equals("[1]") && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            Awaitility.await("the sleep runs on the backend").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(10)).until(() -> answer(killer, "SELECT COUNT(*) FROM"
+                            + " information_schema.PROCESSLIST WHERE INFO LIKE '%reused_kill' AND ID <> CONNECTION_ID()")
+                            .equals("[1]"));
             long started = System.nanoTime();
             execute(killer, "KILL QUERY " + proxyId.substring(1, proxyId.length() - 1));
             assertThat(sleep.get(10, TimeUnit.SECONDS)).isIn("error 1317", "[1]");

@@ -1,5 +1,9 @@
 package dev.sluice.proxy.split;
 
+import static dev.sluice.proxy.split.EmbeddedBackends.answer;
+import static dev.sluice.proxy.split.EmbeddedBackends.backend;
+import static dev.sluice.proxy.split.EmbeddedBackends.drain;
+import static dev.sluice.proxy.split.EmbeddedBackends.sent;
 import static dev.sluice.proxy.testing.ServerPackets.TRACKING_CAPABILITIES;
 import static dev.sluice.proxy.testing.ServerPackets.command;
 import static dev.sluice.proxy.testing.ServerPackets.frame;
@@ -9,7 +13,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.BackendConfig;
 import dev.sluice.config.ConfigLoader;
-import dev.sluice.config.HostPort;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.protocol.Commands;
@@ -214,33 +217,11 @@ class MySqlGtidSplitTest {
         return frame(sequenceId, payload);
     }
 
-    private static byte[] sent(TrackedConnection connection) {
-        return drain((EmbeddedChannel) connection.channel());
-    }
-
     private static String text(byte[] frames) {
         return new String(frames, StandardCharsets.UTF_8);
     }
 
-    private static void answer(TrackedConnection connection, byte[] response) {
-        ((EmbeddedChannel) connection.channel()).writeInbound(Unpooled.wrappedBuffer(response));
-    }
-
     private byte[] toClient() {
         return drain(client);
-    }
-
-    private static byte[] drain(EmbeddedChannel channel) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object message = channel.readOutbound(); message != null; message = channel.readOutbound()) {
-            ByteBuf bytes = (ByteBuf) message;
-            out.writeBytes(ByteBufUtil.getBytes(bytes));
-            bytes.release();
-        }
-        return out.toByteArray();
-    }
-
-    private static Backend backend(String name, BackendConfig.Role role) {
-        return new Backend(new BackendConfig(name, new HostPort("127.0.0.1", 3306), role, 1, 10));
     }
 }

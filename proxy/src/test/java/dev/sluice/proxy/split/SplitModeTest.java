@@ -1,5 +1,9 @@
 package dev.sluice.proxy.split;
 
+import static dev.sluice.proxy.split.EmbeddedBackends.answer;
+import static dev.sluice.proxy.split.EmbeddedBackends.backend;
+import static dev.sluice.proxy.split.EmbeddedBackends.drain;
+import static dev.sluice.proxy.split.EmbeddedBackends.sent;
 import static dev.sluice.proxy.testing.ServerPackets.command;
 import static dev.sluice.proxy.testing.ServerPackets.ok;
 import static dev.sluice.proxy.testing.ServerPackets.variable;
@@ -7,7 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.config.BackendConfig;
 import dev.sluice.config.ConfigLoader;
-import dev.sluice.config.HostPort;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.protocol.Commands;
@@ -38,11 +41,8 @@ import dev.sluice.proxy.session.SessionServices;
 import dev.sluice.proxy.sql.SqlReaders;
 import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.proxy.testing.CapturedExchanges;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -227,29 +227,7 @@ class SplitModeTest {
         return connector.completeTracked(TEXT.capabilities(), TRACKING_OK);
     }
 
-    private static byte[] sent(TrackedConnection connection) {
-        return drain((EmbeddedChannel) connection.channel());
-    }
-
-    private static void answer(TrackedConnection connection, byte[] response) {
-        ((EmbeddedChannel) connection.channel()).writeInbound(Unpooled.wrappedBuffer(response));
-    }
-
     private byte[] toClient() {
         return drain(client);
-    }
-
-    private static byte[] drain(EmbeddedChannel channel) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object message = channel.readOutbound(); message != null; message = channel.readOutbound()) {
-            ByteBuf bytes = (ByteBuf) message;
-            out.writeBytes(ByteBufUtil.getBytes(bytes));
-            bytes.release();
-        }
-        return out.toByteArray();
-    }
-
-    private static Backend backend(String name, BackendConfig.Role role) {
-        return new Backend(new BackendConfig(name, new HostPort("127.0.0.1", 3306), role, 1, 10));
     }
 }
