@@ -101,16 +101,22 @@ class SessionReuseIT {
     }
 
     /**
-     * Waits until a session's connection is back in the pool, reset, so that the next session gets
-     * it; {@code idleBefore}: how many were idle while that session ran.
+     * A session through {@code through} that runs {@code setup} and ends; returns once its
+     * connection is back in the pool, reset, so that the next session gets it: its backend thread.
      */
-    private static void awaitParked(int idleBefore) {
-        awaitParked(pool(), idleBefore);
-    }
-
-    private static void awaitParked(BackendPool pool, int idleBefore) {
+    private static String sessionThenParked(ProxyServer through, String driver, String schema, String... setup)
+            throws SQLException {
+        BackendPool pool = through.runtime().pools().iterator().next();
+        String thread;
+        int idleBefore;
+        try (Connection first = connect(through.port(), schema, driver)) {
+            thread = answer(first, THREAD);
+            execute(first, setup);
+            idleBefore = pool.idleCount();
+        }
         Awaitility.await("the connection is parked after its session").atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(5)).until(() -> pool.idleCount() > idleBefore);
+        return thread;
     }
 
     /**
@@ -121,14 +127,7 @@ class SessionReuseIT {
      */
     private static void assertNothingLeaks(String driver, String schema, String nextSchema, String probe,
                                            String... setup) throws Exception {
-        String thread;
-        int idle;
-        try (Connection first = connect(proxy.port(), schema, driver)) {
-            thread = answer(first, THREAD);
-            execute(first, setup);
-            idle = pool().idleCount();
-        }
-        awaitParked(idle);
+        String thread = sessionThenParked(proxy, driver, schema, setup);
         String expected;
         try (Connection direct = connect(cluster.primary().port(), nextSchema, driver)) {
             expected = answer(direct, probe);
@@ -197,15 +196,7 @@ class SessionReuseIT {
         // A proxy of its own: elsewhere a parked connection still on SCHEMA would be preferred to this one.
         try (ProxyServer own = ProxyFixture.start(ProxyFixture.config(List.of(ProxyFixture.backend(cluster.primary())))
                 .withEventLoops(1))) {
-            BackendPool pool = own.runtime().pools().iterator().next();
-            String thread;
-            int idle;
-            try (Connection first = connect(own.port(), SCHEMA, driver)) {
-                thread = answer(first, THREAD);
-                execute(first, "USE mysql");
-                idle = pool.idleCount();
-            }
-            awaitParked(pool, idle);
+            String thread = sessionThenParked(own, driver, SCHEMA, "USE mysql");
             try (Connection next = connect(own.port(), SCHEMA, driver)) {
                 assertThat(answer(next, THREAD)).as("the next session reuses the connection").isEqualTo(thread);
                 assertThat(answer(next, "SELECT DATABASE()")).isEqualTo("[" + SCHEMA + "]");
@@ -244,13 +235,7 @@ class SessionReuseIT {
     @Test
     void aSessionWithoutASchemaAfterOneWithAGetsNone() throws Exception {
         // The connection logged in with SCHEMA: only one without it may serve a session without one.
-        String thread;
-        int idle;
-        try (Connection first = connect(proxy.port(), SCHEMA, "mysql")) {
-            thread = answer(first, THREAD);
-            idle = pool().idleCount();
-        }
-        awaitParked(idle);
+        String thread = sessionThenParked(proxy, "mysql", SCHEMA);
         try (Connection next = connect(proxy.port(), null, "mysql")) {
             assertThat(answer(next, "SELECT DATABASE()")).isEqualTo("[null]");
             assertThat(answer(next, THREAD)).as("a new login: none of the parked ones fits").isNotEqualTo(thread);
@@ -259,13 +244,7 @@ class SessionReuseIT {
 
     @Test
     void killQueryOfTheProxyIdReachesTheReusedConnection() throws Exception {
-        String thread;
-        int idle;
-        try (Connection first = connect(proxy.port(), SCHEMA, "mysql")) {
-            thread = answer(first, THREAD);
-            idle = pool().idleCount();
-        }
-        awaitParked(idle);
+        String thread = sessionThenParked(proxy, "mysql", SCHEMA);
         try (Connection target = connect(proxy.port(), SCHEMA, "mysql");
              Connection killer = connect(proxy.port(), SCHEMA, "mysql")) {
             assertThat(answer(target, THREAD)).isEqualTo(thread);
