@@ -21,13 +21,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Split mode's logins share the proof that a backend takes their user and schema: clients
  * connecting at once make one backend login between them, not one each, and a schema that does
- * not exist still fails the login with the server's 1049.
+ * not exist still fails the login with the server's 1049; their statements, arriving at once,
+ * share the connections as they come back instead of a backend login each.
  */
 @ExtendWith(MariaDbClusterExtension.class)
 @Timeout(120)
 class SplitLoginsIT {
 
     private static final int CLIENTS = 200;
+    private static final int STATEMENTS_EACH = 5;
     private static MariaDbCluster cluster;
 
     @BeforeAll
@@ -48,22 +50,7 @@ class SplitLoginsIT {
     void clientsLoggingInAtOnceMakeOneBackendLoginBetweenThem() throws Exception {
         try (ProxyServer proxy = splitProxy(); ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             long before = backendLogins();
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<RawClient.RawPacket>> logins = new ArrayList<>();
-            List<RawClient> clients = new ArrayList<>();
-            for (int i = 0; i < CLIENTS; i++) {
-                RawClient client = new RawClient(proxy.port());
-                clients.add(client);
-                logins.add(threads.submit(() -> {
-                    go.await();
-                    return client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
-                }));
-            }
-            go.countDown();
-            for (Future<RawClient.RawPacket> login : logins) {
-                RawClient.RawPacket reply = login.get(60, TimeUnit.SECONDS);
-                assertThat(reply.header()).as(reply.header() == 0xFF ? reply.errorMessage() : "OK").isZero();
-            }
+            List<RawClient> clients = loggedInAtOnce(proxy, threads);
             long made = backendLogins() - before;
             for (RawClient client : clients) {
                 client.close();
@@ -71,6 +58,61 @@ class SplitLoginsIT {
             // One login's proof, and the health checks' own connections meanwhile.
             assertThat(made).as("backend logins for %d client logins", CLIENTS).isLessThan(CLIENTS / 10);
         }
+    }
+
+    /**
+     * Statements that find no idle connection wait for the first to come on their event loop, one
+     * given back or one logged in for them, with a few logins under way at a time: before, each
+     * opened its own, and a burst of short statements made a backend login each.
+     */
+    @Test
+    void statementsArrivingAtOnceShareTheConnectionsThatComeBack() throws Exception {
+        try (ProxyServer proxy = splitProxy(); ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<RawClient> clients = loggedInAtOnce(proxy, threads);
+            long before = backendLogins();
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> statements = new ArrayList<>();
+            for (RawClient client : clients) {
+                statements.add(threads.submit(() -> {
+                    go.await();
+                    int failed = 0;
+                    for (int i = 0; i < STATEMENTS_EACH; i++) {
+                        failed += client.query("DO " + i).header() == 0 ? 0 : 1;
+                    }
+                    return failed;
+                }));
+            }
+            go.countDown();
+            for (Future<Integer> each : statements) {
+                assertThat(each.get(60, TimeUnit.SECONDS)).as("statements that failed").isZero();
+            }
+            long made = backendLogins() - before;
+            for (RawClient client : clients) {
+                client.close();
+            }
+            assertThat(made).as("backend logins for %d clients' statements at once", CLIENTS).isLessThan(CLIENTS * 3 / 4);
+        }
+    }
+
+    /** {@link #CLIENTS} clients, logged in at once through {@code proxy}. */
+    private static List<RawClient> loggedInAtOnce(ProxyServer proxy, ExecutorService threads) throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<RawClient.RawPacket>> logins = new ArrayList<>();
+        List<RawClient> clients = new ArrayList<>();
+        for (int i = 0; i < CLIENTS; i++) {
+            RawClient client = new RawClient(proxy.port());
+            clients.add(client);
+            logins.add(threads.submit(() -> {
+                go.await();
+                return client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
+            }));
+        }
+        go.countDown();
+        for (Future<RawClient.RawPacket> login : logins) {
+            RawClient.RawPacket reply = login.get(60, TimeUnit.SECONDS);
+            assertThat(reply.header()).as(reply.header() == 0xFF ? reply.errorMessage() : "OK").isZero();
+        }
+        return clients;
     }
 
     @Test

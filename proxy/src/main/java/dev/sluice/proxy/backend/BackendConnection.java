@@ -140,6 +140,12 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
         return kills.holdRelease(release);
     }
 
+    /**
+     * Puts the connection back as its login left it, for another session; {@code onDone} gets
+     * whether that worked (false: it must not be reused).
+     */
+    abstract void resetForNextSession(Consumer<Boolean> onDone);
+
     /** Given back to its pool: idle from now on. */
     void resetState() {
         idleSinceNanos = System.nanoTime();

@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.LongAdder;
  * most {@code max_connections} are open (or opening) at once, counted atomically across loops;
  * beyond that an idle connection elsewhere closes to make room, or sessions wait in a bounded
  * queue ({@link PoolQueue}), served in order, as a server serves more clients than it has
- * threads: slower, never refused while the backend gets through its work. In session mode a
- * connection given back is reset (COM_RESET_CONNECTION) before anyone else gets it.
+ * threads: slower, never refused while the backend gets through its work. Below the cap, an
+ * acquisition that finds no idle connection waits for the first to come on its loop, one given
+ * back or one logged in for it ({@link PoolLogins}). In session mode a connection given back is
+ * reset (COM_RESET_CONNECTION) before anyone else gets it.
  */
 public final class BackendPool {
 
@@ -27,13 +29,12 @@ public final class BackendPool {
     static final long SURPLUS_IDLE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
     private final Backend backend;
-    private final Connector connector;
     private final IdleConnections idle = new IdleConnections();
     private final PoolQueue queue;
+    private final PoolLogins logins;
     private volatile boolean closed;
     /** Sessions and statements served by an idle connection, and by one opened (logged in) for them. */
     private final LongAdder reused = new LongAdder();
-    private final LongAdder logins = new LongAdder();
 
     public BackendPool(Backend backend, Connector connector, int queueSize, Duration queueTimeout) {
         this(backend, connector, queueSize, queueTimeout, Ticker.systemTicker());
@@ -42,9 +43,9 @@ public final class BackendPool {
     /** {@code ticker}: the clock queue timeouts are measured by (a test's own). */
     BackendPool(Backend backend, Connector connector, int queueSize, Duration queueTimeout, Ticker ticker) {
         this.backend = backend;
-        this.connector = connector;
         this.queue = new PoolQueue(queueSize, queueTimeout, this::capReached,
                 () -> unavailable("the proxy is shutting down"), ticker);
+        this.logins = new PoolLogins(this, connector);
     }
 
     public Backend backend() {
@@ -71,7 +72,7 @@ public final class BackendPool {
 
     /** How many connections this pool logged in. */
     public long loginCount() {
-        return logins.sum();
+        return logins.count();
     }
 
     /**
@@ -114,8 +115,15 @@ public final class BackendPool {
         if (idleOne != null) {
             reused.increment();
             selectSchema(idleOne, request.schema(), result);
-            return;
+        } else if (queue.isEmpty()) {
+            logins.await(new LoopDemand.Waiting(key, request, result), loop);
+        } else {
+            queueFor(request, key, loop, result);
         }
+    }
+
+    /** At max_connections: the acquisition waits in the queue for a connection of its own or one handed over. */
+    void queueFor(LoginRequest request, PoolKey key, EventLoop loop, Promise<BackendConnection> result) {
         PoolWaiter waiter = new PoolWaiter(loop, key, handedOver -> selectSchema(handedOver, request.schema(), result),
                 queue.now());
         result.addListener(done -> {
@@ -127,26 +135,19 @@ public final class BackendPool {
             if (!granted.isSuccess()) {
                 result.tryFailure(granted.cause());
             } else if (Boolean.TRUE.equals(granted.getNow())) {
-                open(request, key, loop, result);
+                logins.open(request, key, loop, result);
             }
         });
     }
 
-    private void open(LoginRequest request, PoolKey key, EventLoop loop, Promise<BackendConnection> result) {
-        connector.connect(backend, request, loop).addListener(connected -> {
-            if (!connected.isSuccess()) {
-                slotFreed();
-                result.tryFailure(connected.cause());
-                return;
-            }
-            BackendConnection connection = (BackendConnection) connected.getNow();
-            logins.increment();
-            connection.poolKey(key);
-            connection.channel().closeFuture().addListener(closed -> onClosed(connection));
-            if (!result.trySuccess(connection)) {
-                release(connection);
-            }
-        });
+    /** On the connection's loop: the oldest acquisition of its key waiting there takes it. */
+    boolean servedWaiting(BackendConnection connection) {
+        LoopDemand.Waiting waiting = logins.next(connection.channel().eventLoop(), connection.poolKey());
+        if (waiting == null) {
+            return false;
+        }
+        selectSchema(connection, waiting.request().schema(), waiting.result());
+        return true;
     }
 
     /**
@@ -165,12 +166,17 @@ public final class BackendPool {
         return slot;
     }
 
+    /** A slot under max_connections at once, or none (someone waits in the queue, or the cap is reached). */
+    boolean slotNow() {
+        return !closed && queue.isEmpty() && takeSlot();
+    }
+
     /** A slot: at once while the cap allows and no one waits (no lock), else through the queue. */
     private Future<Boolean> reserve(PoolWaiter waiter) {
         if (closed) {
             return waiter.loop.newFailedFuture(unavailable("the proxy is shutting down"));
         }
-        if (queue.isEmpty() && takeSlot()) {
+        if (slotNow()) {
             return waiter.loop.newSucceededFuture(true);
         }
         return queue.join(waiter, this::takeSlot, this::closeIdleForRoom);
@@ -219,31 +225,13 @@ public final class BackendPool {
             connection.quit();
             return;
         }
-        if (connection instanceof RelayedConnection relayed) {
-            relayed.resetForNextSession(fit -> {
-                if (fit) {
-                    connection.resetState();
-                    makeIdle(connection);
-                } else {
-                    connection.quit();
-                }
-            });
-            return;
-        }
-        connection.sendOwn(OwnCommands.resetConnection(connection.channel().alloc()), Commands.COM_RESET_CONNECTION,
-                response -> {
-            if (response.isError() || !connection.isUsable()) {
+        connection.resetForNextSession(fit -> {
+            if (fit) {
+                connection.resetState();
+                makeIdle(connection);
+            } else {
                 connection.quit();
-                return;
             }
-            connection.resetState();
-            ((TrackedConnection) connection).afterReset(restored -> {
-                if (restored.isError()) {
-                    connection.quit();
-                } else {
-                    makeIdle(connection);
-                }
-            });
         });
     }
 
@@ -283,11 +271,15 @@ public final class BackendPool {
     }
 
     /** On the connection's loop: idle there, unless a session waits, which is then served first. */
-    private void makeIdle(BackendConnection connection) {
+    void makeIdle(BackendConnection connection) {
         if (closed) {
             // The pool closed while this connection was on its way back (its reset's reply came
             // after close() emptied the idle sets): nothing would take it or quit it from there.
             connection.quit();
+            return;
+        }
+        if (connection.channel().eventLoop().inEventLoop() && servedWaiting(connection)) {
+            reused.increment();
             return;
         }
         if (queue.isEmpty()) {
@@ -354,7 +346,7 @@ public final class BackendPool {
         }
     }
 
-    private void onClosed(BackendConnection connection) {
+    void onClosed(BackendConnection connection) {
         idle.remove(connection);
         if (!connection.slotHandedOver()) {
             slotFreed();

@@ -54,6 +54,7 @@ public final class RelayedConnection extends BackendConnection {
      * be a SELECT in the server's Com_select, which users compare with what their clients ran.
      * The commands go out together: one round trip, as the reset alone would take.
      */
+    @Override
     void resetForNextSession(Consumer<Boolean> onDone) {
         if (schemaUnknown && schema == null) {
             onDone.accept(false);

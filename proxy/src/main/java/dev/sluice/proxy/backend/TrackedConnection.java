@@ -124,6 +124,18 @@ public final class TrackedConnection extends BackendConnection {
         return identity.flavor() == ServerFlavor.MYSQL ? common + ", session_track_gtids = OWN_GTID" : common;
     }
 
+    /** COM_RESET_CONNECTION, then what {@link #afterReset} restores. */
+    @Override
+    void resetForNextSession(Consumer<Boolean> onDone) {
+        sendOwn(OwnCommands.resetConnection(channel.alloc()), Commands.COM_RESET_CONNECTION, response -> {
+            if (response.isError() || !isUsable()) {
+                onDone.accept(false);
+            } else {
+                afterReset(restored -> onDone.accept(!restored.isError()));
+            }
+        });
+    }
+
     /**
      * After COM_RESET_CONNECTION: the reset turned session tracking off and put the character set
      * variables back to the server's globals. Both are restored, so the connection is again

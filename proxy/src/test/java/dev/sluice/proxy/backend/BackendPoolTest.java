@@ -355,7 +355,7 @@ class BackendPoolTest {
     }
 
     /** Gives the connection back and answers its reset as the captured server did. */
-    private static void giveBack(BackendPool pool, BackendConnection connection) {
+    static void giveBack(BackendPool pool, BackendConnection connection) {
         pool.release(connection);
         EmbeddedChannel channel = (EmbeddedChannel) connection.channel();
         assertThat(sent(connection)).as("a connection given back is reset, its character set set again")
@@ -366,7 +366,7 @@ class BackendPoolTest {
     }
 
     /** The command bytes written to the connection's server since last asked, read and released. */
-    private static List<Integer> sent(BackendConnection connection) {
+    static List<Integer> sent(BackendConnection connection) {
         EmbeddedChannel channel = (EmbeddedChannel) connection.channel();
         List<Integer> commands = new ArrayList<>();
         for (ByteBuf frame = channel.readOutbound(); frame != null; frame = channel.readOutbound()) {

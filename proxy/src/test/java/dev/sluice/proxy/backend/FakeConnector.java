@@ -103,6 +103,13 @@ public final class FakeConnector implements Connector {
                 "Can't connect to backend " + next.backend().name() + ": refused", false));
     }
 
+    /** Fails the oldest pending connect as a server refusing the login would (access denied). */
+    public void refuse() {
+        Asked next = asked.removeFirst();
+        next.promise().setFailure(new BackendLoginException(1045, "28000", "Access denied for user '"
+                + next.request().user() + "'", true));
+    }
+
     /** Every channel made, for the test to release what is left in them. */
     public List<EmbeddedChannel> channels() {
         return channels;

@@ -1,0 +1,94 @@
+package dev.sluice.proxy.backend;
+
+import io.netty.util.concurrent.Promise;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The acquisitions on one event loop that found no idle connection, by pool key, oldest first,
+ * and the logins under way for them there. Touched only by its loop's thread, so it has no lock.
+ */
+final class LoopDemand {
+
+    /** An acquisition waiting for a connection: given back on this loop, or newly logged in. */
+    record Waiting(PoolKey key, LoginRequest request, Promise<BackendConnection> result) {
+    }
+
+    private final Map<PoolKey, ArrayDeque<Waiting>> waiting = new HashMap<>(4);
+    private final Map<PoolKey, int[]> loggingIn = new HashMap<>(4);
+    private int loginsUnderWay;
+
+    void add(Waiting acquisition) {
+        waiting.computeIfAbsent(acquisition.key(), k -> new ArrayDeque<>()).addLast(acquisition);
+    }
+
+    /** False when it no longer waits here (served, failed, or sent to the pool's queue). */
+    boolean remove(Waiting acquisition) {
+        ArrayDeque<Waiting> ofKey = waiting.get(acquisition.key());
+        return ofKey != null && ofKey.remove(acquisition);
+    }
+
+    /** The oldest acquisition of {@code key} still waiting, taken out; null when none is. */
+    Waiting poll(PoolKey key) {
+        ArrayDeque<Waiting> ofKey = waiting.get(key);
+        if (ofKey == null) {
+            return null;
+        }
+        for (Waiting next = ofKey.pollFirst(); next != null; next = ofKey.pollFirst()) {
+            if (!next.result().isDone()) {
+                return next;
+            }
+        }
+        return null;
+    }
+
+    /** Every acquisition of {@code key} waiting, taken out. */
+    List<Waiting> drain(PoolKey key) {
+        ArrayDeque<Waiting> ofKey = waiting.remove(key);
+        return ofKey == null ? List.of() : new ArrayList<>(ofKey);
+    }
+
+    /**
+     * An acquisition no login under way covers: of a key with more acquisitions waiting than
+     * logins under way for it, the first beyond those. Null when every one is covered.
+     */
+    Waiting uncovered() {
+        for (var entry : waiting.entrySet()) {
+            int covered = loggingIn(entry.getKey());
+            if (entry.getValue().size() > covered) {
+                int skip = covered;
+                for (Waiting candidate : entry.getValue()) {
+                    if (skip-- == 0) {
+                        return candidate;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    int loginsUnderWay() {
+        return loginsUnderWay;
+    }
+
+    void loginStarted(PoolKey key) {
+        loggingIn.computeIfAbsent(key, k -> new int[1])[0]++;
+        loginsUnderWay++;
+    }
+
+    void loginEnded(PoolKey key) {
+        int[] count = loggingIn.get(key);
+        if (count != null && --count[0] == 0) {
+            loggingIn.remove(key);
+        }
+        loginsUnderWay--;
+    }
+
+    private int loggingIn(PoolKey key) {
+        int[] count = loggingIn.get(key);
+        return count == null ? 0 : count[0];
+    }
+}
