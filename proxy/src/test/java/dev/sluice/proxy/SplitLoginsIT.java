@@ -29,7 +29,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SplitLoginsIT {
 
     private static final int CLIENTS = 200;
-    private static final int STATEMENTS_EACH = 5;
     private static MariaDbCluster cluster;
 
     @BeforeAll
@@ -75,22 +74,18 @@ class SplitLoginsIT {
             for (RawClient client : clients) {
                 statements.add(threads.submit(() -> {
                     go.await();
-                    int failed = 0;
-                    for (int i = 0; i < STATEMENTS_EACH; i++) {
-                        failed += client.query("DO " + i).header() == 0 ? 0 : 1;
-                    }
-                    return failed;
+                    return client.query("DO 1").header();
                 }));
             }
             go.countDown();
             for (Future<Integer> each : statements) {
-                assertThat(each.get(60, TimeUnit.SECONDS)).as("statements that failed").isZero();
+                assertThat(each.get(60, TimeUnit.SECONDS)).as("the statement's answer, OK").isZero();
             }
             long made = backendLogins() - before;
             for (RawClient client : clients) {
                 client.close();
             }
-            assertThat(made).as("backend logins for %d clients' statements at once", CLIENTS).isLessThan(CLIENTS * 3 / 4);
+            assertThat(made).as("backend logins for %d clients' statements at once", CLIENTS).isLessThan(CLIENTS / 2);
         }
     }
 
