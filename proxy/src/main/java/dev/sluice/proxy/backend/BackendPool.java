@@ -142,7 +142,7 @@ public final class BackendPool {
 
     /** On the connection's loop: the oldest acquisition of its key waiting there takes it. */
     boolean servedWaiting(BackendConnection connection) {
-        LoopDemand.Waiting waiting = logins.next(connection.channel().eventLoop(), connection.poolKey());
+        LoopDemand.Waiting waiting = logins.next(connection);
         if (waiting == null) {
             return false;
         }
@@ -378,6 +378,7 @@ public final class BackendPool {
         var waiting = queue.close();
         idle.quitAll();
         waiting.forEach(w -> w.granted.tryFailure(unavailable("the proxy is shutting down")));
+        logins.close(unavailable("the proxy is shutting down"));
     }
 
     private BackendLoginException capReached(String detail) {

@@ -4,6 +4,7 @@ import io.netty.util.concurrent.Promise;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -31,18 +32,38 @@ final class LoopDemand {
         return ofKey != null && ofKey.remove(acquisition);
     }
 
-    /** The oldest acquisition of {@code key} still waiting, taken out; null when none is. */
-    Waiting poll(PoolKey key) {
-        ArrayDeque<Waiting> ofKey = waiting.get(key);
+    /**
+     * The oldest acquisition still waiting that {@code connection} can serve, taken out; null when
+     * none is. As an idle one ({@link LoopIdle#take}): a schema can be selected but never
+     * unselected, and a tracked (split-mode) connection replays the session's state anyway.
+     */
+    Waiting poll(BackendConnection connection) {
+        ArrayDeque<Waiting> ofKey = waiting.get(connection.poolKey());
         if (ofKey == null) {
             return null;
         }
-        for (Waiting next = ofKey.pollFirst(); next != null; next = ofKey.pollFirst()) {
-            if (!next.result().isDone()) {
+        for (Iterator<Waiting> it = ofKey.iterator(); it.hasNext(); ) {
+            Waiting next = it.next();
+            if (next.result().isDone()) {
+                it.remove();
+            } else if (serves(connection, next.request().schema())) {
+                it.remove();
                 return next;
             }
         }
         return null;
+    }
+
+    private static boolean serves(BackendConnection connection, String schema) {
+        return schema != null || connection.schema() == null || connection instanceof TrackedConnection;
+    }
+
+    /** Every acquisition waiting, taken out (the pool closes). */
+    List<Waiting> drainAll() {
+        List<Waiting> all = new ArrayList<>();
+        waiting.values().forEach(all::addAll);
+        waiting.clear();
+        return all;
     }
 
     /** Every acquisition of {@code key} waiting, taken out. */

@@ -53,10 +53,15 @@ final class PoolLogins {
         startLogins(loop, demand);
     }
 
-    /** On {@code loop}: the oldest acquisition of {@code key} waiting there, taken out; null when none is. */
-    LoopDemand.Waiting next(EventLoop loop, PoolKey key) {
-        LoopDemand demand = byLoop.get(loop);
-        return demand == null ? null : demand.poll(key);
+    /** On its loop: the oldest acquisition waiting there that {@code connection} serves, taken out; null when none is. */
+    LoopDemand.Waiting next(BackendConnection connection) {
+        LoopDemand demand = byLoop.get(connection.channel().eventLoop());
+        return demand == null ? null : demand.poll(connection);
+    }
+
+    /** Fails, each on its loop, every acquisition waiting (the pool closes). */
+    void close(BackendLoginException why) {
+        byLoop.forEach((loop, demand) -> loop.execute(() -> demand.drainAll().forEach(w -> w.result().tryFailure(why))));
     }
 
     private void startLogins(EventLoop loop, LoopDemand demand) {

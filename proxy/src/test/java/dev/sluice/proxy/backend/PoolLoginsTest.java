@@ -26,6 +26,9 @@ class PoolLoginsTest {
     private static final LoginRequest APP = new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8),
             Capabilities.CLIENT_PROTOCOL_41, 45, null);
 
+    private static final LoginRequest APP_IN_SHOP = new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8),
+            Capabilities.CLIENT_PROTOCOL_41, 45, "shop");
+
     private final MockTicker clock = Ticker.newMockTicker();
     private final EmbeddedChannel loopA = EmbeddedChannel.builder().ticker(clock).build();
     private final FakeConnector connector = new FakeConnector();
@@ -103,6 +106,29 @@ class PoolLoginsTest {
         assertThat(burst.get(1).getNow()).isSameAs(first);
         connector.complete();
         assertThat(pool.idleCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aSessionAskingForNoSchemaIsNotHandedAConnectionWithOne() {
+        pool.acquire(APP_IN_SHOP, loop());
+        BackendConnection inShop = connector.complete();
+        Future<BackendConnection> noSchema = pool.acquire(APP, loop());
+
+        BackendPoolTest.giveBack(pool, inShop);
+        assertThat(noSchema.isDone()).as("a schema cannot be unselected").isFalse();
+        assertThat(pool.idleCount()).isEqualTo(1);
+        BackendConnection own = connector.complete();
+        assertThat(noSchema.getNow()).isSameAs(own);
+        assertThat(own.schema()).isNull();
+    }
+
+    @Test
+    void closingFailsTheAcquisitionsWaiting() {
+        List<Future<BackendConnection>> burst = acquisitions(2);
+        pool.close();
+        loopA.runPendingTasks();
+        assertThat(burst).allSatisfy(each -> assertThat(each.cause()).isInstanceOf(BackendLoginException.class)
+                .hasMessageContaining("shutting down"));
     }
 
     private List<Future<BackendConnection>> acquisitions(int count) {
