@@ -29,7 +29,18 @@ final class LoopDemand {
     /** False when it no longer waits here (served, failed, or sent to the pool's queue). */
     boolean remove(Waiting acquisition) {
         ArrayDeque<Waiting> ofKey = waiting.get(acquisition.key());
-        return ofKey != null && ofKey.remove(acquisition);
+        if (ofKey == null || !ofKey.remove(acquisition)) {
+            return false;
+        }
+        forgetIfEmpty(acquisition.key(), ofKey);
+        return true;
+    }
+
+    /** Keys come and go (per client address towards a backend sent PROXY headers): none is kept empty. */
+    private void forgetIfEmpty(PoolKey key, ArrayDeque<Waiting> ofKey) {
+        if (ofKey.isEmpty()) {
+            waiting.remove(key);
+        }
     }
 
     /**
@@ -48,9 +59,11 @@ final class LoopDemand {
                 it.remove();
             } else if (serves(connection, next.request().schema())) {
                 it.remove();
+                forgetIfEmpty(connection.poolKey(), ofKey);
                 return next;
             }
         }
+        forgetIfEmpty(connection.poolKey(), ofKey);
         return null;
     }
 
@@ -89,6 +102,11 @@ final class LoopDemand {
             }
         }
         return null;
+    }
+
+    /** How many keys have acquisitions waiting. */
+    int keysWaiting() {
+        return waiting.size();
     }
 
     int loginsUnderWay() {
