@@ -140,7 +140,7 @@ public final class BackendPool {
         });
     }
 
-    /** On the connection's loop: the oldest acquisition of its key waiting there takes it. */
+    /** On the connection's loop: the oldest acquisition waiting there that it can serve takes it. */
     boolean servedWaiting(BackendConnection connection) {
         LoopDemand.Waiting waiting = logins.next(connection);
         if (waiting == null) {
