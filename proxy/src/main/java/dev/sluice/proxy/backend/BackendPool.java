@@ -61,8 +61,9 @@ public final class BackendPool {
         return idle.count();
     }
 
+    /** Sessions and statements waiting for a connection: below the cap on their loops, at it in the queue. */
     public int waiting() {
-        return queue.size();
+        return queue.size() + logins.waiting();
     }
 
     /** How many times an idle connection was handed out instead of a new login. */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The acquisitions on one event loop that found no idle connection, by pool key, oldest first,
@@ -19,11 +20,18 @@ final class LoopDemand {
     }
 
     private final Map<PoolKey, ArrayDeque<Waiting>> waiting = new HashMap<>(4);
+    /** The pool's count of acquisitions waiting on all its loops, which the stats read from other threads. */
+    private final AtomicInteger waitingOnAllLoops;
     private final Map<PoolKey, int[]> loggingIn = new HashMap<>(4);
     private int loginsUnderWay;
 
+    LoopDemand(AtomicInteger waitingOnAllLoops) {
+        this.waitingOnAllLoops = waitingOnAllLoops;
+    }
+
     void add(Waiting acquisition) {
         waiting.computeIfAbsent(acquisition.key(), k -> new ArrayDeque<>()).addLast(acquisition);
+        waitingOnAllLoops.incrementAndGet();
     }
 
     /** False when it no longer waits here (served, failed, or sent to the pool's queue). */
@@ -32,6 +40,7 @@ final class LoopDemand {
         if (ofKey == null || !ofKey.remove(acquisition)) {
             return false;
         }
+        waitingOnAllLoops.decrementAndGet();
         forgetIfEmpty(acquisition.key(), ofKey);
         return true;
     }
@@ -57,8 +66,10 @@ final class LoopDemand {
             Waiting next = it.next();
             if (next.result().isDone()) {
                 it.remove();
+                waitingOnAllLoops.decrementAndGet();
             } else if (serves(connection, next.request().schema())) {
                 it.remove();
+                waitingOnAllLoops.decrementAndGet();
                 forgetIfEmpty(connection.poolKey(), ofKey);
                 return next;
             }
@@ -76,13 +87,18 @@ final class LoopDemand {
         List<Waiting> all = new ArrayList<>();
         waiting.values().forEach(all::addAll);
         waiting.clear();
+        waitingOnAllLoops.addAndGet(-all.size());
         return all;
     }
 
     /** Every acquisition of {@code key} waiting, taken out. */
     List<Waiting> drain(PoolKey key) {
         ArrayDeque<Waiting> ofKey = waiting.remove(key);
-        return ofKey == null ? List.of() : new ArrayList<>(ofKey);
+        if (ofKey == null) {
+            return List.of();
+        }
+        waitingOnAllLoops.addAndGet(-ofKey.size());
+        return new ArrayList<>(ofKey);
     }
 
     /**

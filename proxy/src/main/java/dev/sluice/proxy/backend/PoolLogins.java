@@ -5,6 +5,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,10 +31,16 @@ final class PoolLogins {
     private final Connector connector;
     private final Map<EventLoop, LoopDemand> byLoop = new ConcurrentHashMap<>();
     private final LongAdder made = new LongAdder();
+    private final AtomicInteger waiting = new AtomicInteger();
 
     PoolLogins(BackendPool pool, Connector connector) {
         this.pool = pool;
         this.connector = connector;
+    }
+
+    /** How many acquisitions wait on the loops for a connection (not those in the pool's queue). */
+    int waiting() {
+        return waiting.get();
     }
 
     /** How many connections this pool logged in. */
@@ -141,6 +148,6 @@ final class PoolLogins {
 
     private LoopDemand on(EventLoop loop) {
         LoopDemand demand = byLoop.get(loop);
-        return demand != null ? demand : byLoop.computeIfAbsent(loop, l -> new LoopDemand());
+        return demand != null ? demand : byLoop.computeIfAbsent(loop, l -> new LoopDemand(waiting));
     }
 }

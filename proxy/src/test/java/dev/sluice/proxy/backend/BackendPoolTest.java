@@ -259,7 +259,7 @@ class BackendPoolTest {
         BackendPool pool = pool(1, 10, Duration.ofSeconds(5));
         Future<BackendConnection> failing = pool.acquire(APP, loop(loopA));
         Future<BackendConnection> next = pool.acquire(APP, loop(loopB));
-        assertThat(pool.waiting()).isEqualTo(1);
+        assertThat(pool.waiting()).as("one waits for its login, one in the queue at the cap").isEqualTo(2);
 
         connector.fail();
         assertThat(failing.cause()).isInstanceOf(BackendLoginException.class).hasMessageContaining("refused");

@@ -50,11 +50,13 @@ class PoolLoginsTest {
     void aBurstOnOneLoopHasAFewLoginsUnderWayAtOnce() {
         List<Future<BackendConnection>> burst = acquisitions(3 * PoolLogins.PER_LOOP);
         assertThat(connector.pending()).isEqualTo(PoolLogins.PER_LOOP);
+        assertThat(pool.waiting()).as("what the stats show waiting").isEqualTo(3 * PoolLogins.PER_LOOP);
 
         BackendConnection first = connector.complete();
         assertThat(burst.get(0).getNow()).as("the oldest gets the first connection").isSameAs(first);
         assertThat(connector.pending()).as("another login for those still uncovered").isEqualTo(PoolLogins.PER_LOOP);
         assertThat(burst.subList(1, burst.size())).noneMatch(Future::isDone);
+        assertThat(pool.waiting()).isEqualTo(3 * PoolLogins.PER_LOOP - 1);
     }
 
     @Test
@@ -79,6 +81,7 @@ class PoolLoginsTest {
         List<Future<BackendConnection>> burst = acquisitions(3);
         connector.fail();
         assertThat(burst).allSatisfy(each -> assertThat(each.cause()).isInstanceOf(BackendLoginException.class));
+        assertThat(pool.waiting()).isZero();
         assertThat(pool.backend().openConnections().get()).as("the failed login's slot").isEqualTo(2);
 
         connector.complete();
@@ -129,6 +132,7 @@ class PoolLoginsTest {
         loopA.runPendingTasks();
         assertThat(burst).allSatisfy(each -> assertThat(each.cause()).isInstanceOf(BackendLoginException.class)
                 .hasMessageContaining("shutting down"));
+        assertThat(pool.waiting()).isZero();
     }
 
     private List<Future<BackendConnection>> acquisitions(int count) {
