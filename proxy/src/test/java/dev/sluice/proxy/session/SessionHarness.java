@@ -11,11 +11,10 @@ import dev.sluice.proxy.memory.MemoryBudget;
 import dev.sluice.proxy.observe.Observers;
 import dev.sluice.proxy.sql.SqlReaders;
 import dev.sluice.proxy.stats.ProxyStats;
+import dev.sluice.proxy.testing.Written;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.ByteArrayOutputStream;
 
 /**
  * A client's side of a session on an {@link EmbeddedChannel}, its command phase in the pipeline
@@ -53,18 +52,7 @@ final class SessionHarness {
 
     /** What the session wrote to the client since last asked. */
     byte[] toClient() {
-        return drain(client);
-    }
-
-    /** What was written to {@code channel} since last asked, released. */
-    static byte[] drain(EmbeddedChannel channel) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object message = channel.readOutbound(); message != null; message = channel.readOutbound()) {
-            ByteBuf bytes = (ByteBuf) message;
-            out.writeBytes(ByteBufUtil.getBytes(bytes));
-            bytes.release();
-        }
-        return out.toByteArray();
+        return Written.drain(client);
     }
 
     /** A backend connection's channel, on the client's event loop as the proxy's are. */

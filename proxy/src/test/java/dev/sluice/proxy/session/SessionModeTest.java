@@ -14,6 +14,7 @@ import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.RelayedConnection;
 import dev.sluice.proxy.testing.CapturedExchanges;
 import dev.sluice.proxy.testing.ServerPackets;
+import dev.sluice.proxy.testing.Written;
 import dev.sluice.proxy.testing.CapturedExchanges.Exchange;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -81,11 +82,11 @@ class SessionModeTest {
                 assertThat(session.client.isOpen()).as("QUIT ends the session").isFalse();
                 break;
             }
-            assertThat(SessionHarness.drain(server)).as(Commands.name(exchange.command())).isEqualTo(exchange.request());
+            assertThat(Written.drain(server)).as(Commands.name(exchange.command())).isEqualTo(exchange.request());
             server.writeInbound(Unpooled.wrappedBuffer(exchange.response()));
             assertThat(session.toClient()).as("the response to %s", exchange.sql()).isEqualTo(exchange.response());
         }
-        assertThat(SessionHarness.drain(server)).as("the connection is reset for the pool's next session,"
+        assertThat(Written.drain(server)).as("the connection is reset for the pool's next session,"
                 + " its schema selected again: the capture has a DROP").isEqualTo(RESET_AND_SELECT_SCHEMA);
     }
 
@@ -99,7 +100,7 @@ class SessionModeTest {
 
     private void useMysql() {
         session.send(command(Commands.COM_QUERY, "use `mysql`"));
-        SessionHarness.drain(server);
+        Written.drain(server);
         server.writeInbound(Unpooled.wrappedBuffer(ServerPackets.ok()));
         session.toClient();
     }
@@ -109,7 +110,7 @@ class SessionModeTest {
         pooled(TEXT);
         useMysql();
         session.send(command(Commands.COM_QUIT, ""));
-        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_AND_SELECT_SCHEMA);
+        assertThat(Written.drain(server)).isEqualTo(RESET_AND_SELECT_SCHEMA);
         server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
                 ServerPackets.afterResetAnswers(TEXT.capabilities()), ServerPackets.ok())));
         assertThat(pool.idleCount()).isEqualTo(1);
@@ -125,7 +126,7 @@ class SessionModeTest {
                 new LoginRequest("app", "secret".getBytes(StandardCharsets.UTF_8), 0, 45, null)));
         useMysql();
         session.send(command(Commands.COM_QUIT, ""));
-        assertThat(SessionHarness.drain(server)).as("a schema cannot be unselected: no reset, goodbye")
+        assertThat(Written.drain(server)).as("a schema cannot be unselected: no reset, goodbye")
                 .containsExactly(1, 0, 0, 0, Commands.COM_QUIT);
         assertThat(pool.idleCount()).isZero();
     }
@@ -135,7 +136,7 @@ class SessionModeTest {
         pooled(TEXT);
         useMysql();
         session.send(command(Commands.COM_QUIT, ""));
-        SessionHarness.drain(server);
+        Written.drain(server);
         byte[] unknownDatabase = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x19, 0x04, '#'},
                 "42000Unknown database 'capdb'".getBytes(StandardCharsets.US_ASCII)));
         server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
@@ -148,7 +149,7 @@ class SessionModeTest {
     void withoutUseOrDropTheSchemaIsNotSelectedAgain() {
         pooled(TEXT);
         session.send(command(Commands.COM_QUIT, ""));
-        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
+        assertThat(Written.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
         server.writeInbound(Unpooled.wrappedBuffer(concat(ServerPackets.ok(),
                 ServerPackets.afterResetAnswers(TEXT.capabilities()))));
         assertThat(pool.idleCount()).isEqualTo(1);
@@ -159,7 +160,7 @@ class SessionModeTest {
     void aHandshakeCollationTheServerDoesNotKnowStillLetsTheConnectionBeParked() {
         pooled(TEXT);
         session.send(command(Commands.COM_QUIT, ""));
-        assertThat(SessionHarness.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
+        assertThat(Written.drain(server)).isEqualTo(RESET_FOR_NEXT_SESSION);
         // The login fell back to the server's globals then, as the reset does now.
         byte[] unknownCharset = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x5b, 0x04, '#'},
                 "42000Unknown character set: '45'".getBytes(StandardCharsets.US_ASCII)));
@@ -176,7 +177,7 @@ class SessionModeTest {
         byte[] refused = ServerPackets.frame(1, concat(new byte[] {(byte) 0xff, 0x1f, 0x04, '#'},
                 "HY000Unknown command".getBytes(StandardCharsets.US_ASCII)));
         session.send(command(Commands.COM_QUIT, ""));
-        SessionHarness.drain(server);
+        Written.drain(server);
         server.writeInbound(Unpooled.wrappedBuffer(concat(refused, ServerPackets.afterResetAnswers(TEXT.capabilities()))));
         assertThat(pool.idleCount()).isZero();
         assertThat(connection.isUsable()).isFalse();
@@ -190,13 +191,13 @@ class SessionModeTest {
             if (exchange.command() == Commands.COM_QUIT) {
                 break;
             }
-            assertThat(SessionHarness.drain(server)).as(Commands.name(exchange.command())).isEqualTo(exchange.request());
+            assertThat(Written.drain(server)).as(Commands.name(exchange.command())).isEqualTo(exchange.request());
             for (int part = 0; part < exchange.responseParts().size(); part++) {
                 if (part > 0) {
                     // The client's answer within the response (here the auth switch of COM_CHANGE_USER).
                     byte[] data = exchange.clientData().get(part - 1);
                     session.send(data);
-                    assertThat(SessionHarness.drain(server)).isEqualTo(data);
+                    assertThat(Written.drain(server)).isEqualTo(data);
                 }
                 server.writeInbound(Unpooled.wrappedBuffer(exchange.responseParts().get(part)));
                 assertThat(session.toClient()).as(Commands.name(exchange.command()))
@@ -204,7 +205,7 @@ class SessionModeTest {
             }
         }
         assertThat(session.client.isOpen()).isFalse();
-        assertThat(SessionHarness.drain(server)).as("a pass-through connection says goodbye itself")
+        assertThat(Written.drain(server)).as("a pass-through connection says goodbye itself")
                 .containsExactly(1, 0, 0, 0, Commands.COM_QUIT);
     }
 
@@ -214,7 +215,7 @@ class SessionModeTest {
         Exchange first = TEXT.all().get(0);
         Exchange second = TEXT.all().get(1);
         session.send(concat(first.request(), second.request()));
-        assertThat(SessionHarness.drain(server)).isEqualTo(concat(first.request(), second.request()));
+        assertThat(Written.drain(server)).isEqualTo(concat(first.request(), second.request()));
         server.writeInbound(Unpooled.wrappedBuffer(concat(first.response(), second.response())));
         assertThat(session.toClient()).isEqualTo(concat(first.response(), second.response()));
     }
@@ -225,7 +226,7 @@ class SessionModeTest {
         Exchange query = TEXT.all().get(0);
         Exchange next = TEXT.all().get(1);
         session.send(concat(query.request(), command(Commands.COM_BINLOG_DUMP, "xxxx"), next.request()));
-        assertThat(SessionHarness.drain(server)).as("the command after the refused one waits").isEqualTo(query.request());
+        assertThat(Written.drain(server)).as("the command after the refused one waits").isEqualTo(query.request());
         assertThat(session.toClient()).isEmpty();
 
         server.writeInbound(Unpooled.wrappedBuffer(query.response()));
@@ -234,7 +235,7 @@ class SessionModeTest {
         ErrPacket refusal = err(Arrays.copyOfRange(answers, query.response().length, answers.length));
         assertThat(refusal.errorCode()).isEqualTo(1047);
         assertThat(refusal.errorMessage()).contains("does not relay COM_BINLOG_DUMP");
-        assertThat(SessionHarness.drain(server)).as("then the held command goes").isEqualTo(next.request());
+        assertThat(Written.drain(server)).as("then the held command goes").isEqualTo(next.request());
         assertThat(session.client.isOpen()).isTrue();
     }
 
@@ -256,7 +257,7 @@ class SessionModeTest {
         assertThat(err.errorCode()).isEqualTo(1153);
         assertThat(err.errorMessage()).contains("(1024)");
         assertThat(session.client.isOpen()).isFalse();
-        assertThat(SessionHarness.drain(server)).as("nothing of the command; a connection a command may have"
+        assertThat(Written.drain(server)).as("nothing of the command; a connection a command may have"
                 + " partly reached is closed, not pooled").containsExactly(1, 0, 0, 0, Commands.COM_QUIT);
     }
 
@@ -267,7 +268,7 @@ class SessionModeTest {
         ErrPacket err = err(session.toClient());
         assertThat(err.errorCode()).isEqualTo(1094);
         assertThat(err.errorMessage()).isEqualTo("Unknown thread id: 99");
-        assertThat(SessionHarness.drain(server)).as("never passed raw to a backend").isEmpty();
+        assertThat(Written.drain(server)).as("never passed raw to a backend").isEmpty();
     }
 
     @Test
@@ -283,7 +284,7 @@ class SessionModeTest {
     void connectionIdAnswersTheProxysOwnId() {
         pooled(TEXT);
         session.send(command(Commands.COM_QUERY, "SELECT CONNECTION_ID()"));
-        String sent = new String(SessionHarness.drain(server), StandardCharsets.UTF_8);
+        String sent = new String(Written.drain(server), StandardCharsets.UTF_8);
         assertThat(sent).contains("CAST(7 AS UNSIGNED)").doesNotContain("SELECT CONNECTION_ID()");
     }
 
@@ -308,7 +309,7 @@ class SessionModeTest {
     void aBackendLostBeforeTheResponseBeganIsReportedAsThatStatementsError() {
         pooled(TEXT);
         session.send(TEXT.all().get(0).request());
-        SessionHarness.drain(server);
+        Written.drain(server);
         server.close();
         ErrPacket err = err(session.toClient());
         assertThat(err.errorCode()).isEqualTo(1927);
@@ -325,7 +326,7 @@ class SessionModeTest {
         ErrPacket err = err(session.toClient());
         assertThat(err.errorCode()).isEqualTo(1045);
         assertThat(err.errorMessage()).startsWith("Access denied for user 'nobody'@");
-        assertThat(SessionHarness.drain(server)).isEmpty();
+        assertThat(Written.drain(server)).isEmpty();
     }
 
     @Test

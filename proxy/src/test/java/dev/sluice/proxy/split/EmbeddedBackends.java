@@ -4,11 +4,10 @@ import dev.sluice.config.BackendConfig;
 import dev.sluice.config.HostPort;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.testing.Written;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.io.ByteArrayOutputStream;
 
 /** What split-mode unit tests do with backend connections on {@link EmbeddedChannel}s. */
 final class EmbeddedBackends {
@@ -18,23 +17,12 @@ final class EmbeddedBackends {
 
     /** What the proxy wrote to the connection's server since last asked, read and released. */
     static byte[] sent(TrackedConnection connection) {
-        return drain((EmbeddedChannel) connection.channel());
+        return Written.drain((EmbeddedChannel) connection.channel());
     }
 
     /** The server's {@code response} arrives on the connection. */
     static void answer(TrackedConnection connection, byte[] response) {
         ((EmbeddedChannel) connection.channel()).writeInbound(Unpooled.wrappedBuffer(response));
-    }
-
-    /** Everything written to {@code channel} since last asked, read and released. */
-    static byte[] drain(EmbeddedChannel channel) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object message = channel.readOutbound(); message != null; message = channel.readOutbound()) {
-            ByteBuf bytes = (ByteBuf) message;
-            out.writeBytes(ByteBufUtil.getBytes(bytes));
-            bytes.release();
-        }
-        return out.toByteArray();
     }
 
     static Backend backend(String name, BackendConfig.Role role) {

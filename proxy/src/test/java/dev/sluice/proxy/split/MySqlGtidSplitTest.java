@@ -2,7 +2,7 @@ package dev.sluice.proxy.split;
 
 import static dev.sluice.proxy.split.EmbeddedBackends.answer;
 import static dev.sluice.proxy.split.EmbeddedBackends.backend;
-import static dev.sluice.proxy.split.EmbeddedBackends.drain;
+import static dev.sluice.proxy.testing.Written.drain;
 import static dev.sluice.proxy.split.EmbeddedBackends.sent;
 import static dev.sluice.proxy.testing.ServerPackets.TRACKING_CAPABILITIES;
 import static dev.sluice.proxy.testing.ServerPackets.command;
