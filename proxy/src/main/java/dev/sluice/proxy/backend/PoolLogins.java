@@ -62,6 +62,10 @@ final class PoolLogins {
 
     /** On its loop: the oldest acquisition waiting there that {@code connection} serves, taken out; null when none is. */
     LoopDemand.Waiting next(BackendConnection connection) {
+        if (waiting.get() == 0) {
+            // Every split statement gives its connection back through here: one read when no one waits.
+            return null;
+        }
         LoopDemand demand = byLoop.get(connection.channel().eventLoop());
         return demand == null ? null : demand.poll(connection);
     }
