@@ -92,6 +92,11 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
         return schema;
     }
 
+    /** For a session wanting {@code wanted}: a schema can be selected but never unselected; split mode replays all. */
+    boolean serves(String wanted) {
+        return wanted != null || schema == null || this instanceof TrackedConnection;
+    }
+
     public void schema(String schema) {
         this.schema = schema;
     }

@@ -53,9 +53,8 @@ final class LoopDemand {
     }
 
     /**
-     * The oldest acquisition still waiting that {@code connection} can serve, taken out; null when
-     * none is. As an idle one ({@link LoopIdle#take}): a schema can be selected but never
-     * unselected, and a tracked (split-mode) connection replays the session's state anyway.
+     * The oldest acquisition still waiting that {@code connection} {@linkplain BackendConnection#serves
+     * serves}, taken out; null when none is.
      */
     Waiting poll(BackendConnection connection) {
         ArrayDeque<Waiting> ofKey = waiting.get(connection.poolKey());
@@ -67,7 +66,7 @@ final class LoopDemand {
             if (next.result().isDone()) {
                 it.remove();
                 waitingOnAllLoops.decrementAndGet();
-            } else if (serves(connection, next.request().schema())) {
+            } else if (connection.serves(next.request().schema())) {
                 it.remove();
                 waitingOnAllLoops.decrementAndGet();
                 forgetIfEmpty(connection.poolKey(), ofKey);
@@ -76,10 +75,6 @@ final class LoopDemand {
         }
         forgetIfEmpty(connection.poolKey(), ofKey);
         return null;
-    }
-
-    private static boolean serves(BackendConnection connection, String schema) {
-        return schema != null || connection.schema() == null || connection instanceof TrackedConnection;
     }
 
     /** Every acquisition waiting, taken out (the pool closes). */

@@ -30,8 +30,7 @@ final class LoopIdle {
 
     /**
      * The most recently used connection of {@code key} with {@code schema} selected, else one that
-     * can be made so: a schema can be selected but never unselected, and a tracked (split-mode)
-     * connection replays the session's whole state anyway. Null when there is none.
+     * {@linkplain BackendConnection#serves serves} it. Null when there is none.
      */
     synchronized BackendConnection take(PoolKey key, String schema) {
         ArrayDeque<BackendConnection> candidates = byKey.get(key);
@@ -49,7 +48,7 @@ final class LoopIdle {
                 count--;
                 return candidate;
             }
-            if (fallback == null && (schema != null || candidate instanceof TrackedConnection)) {
+            if (fallback == null && candidate.serves(schema)) {
                 fallback = candidate;
             }
         }
