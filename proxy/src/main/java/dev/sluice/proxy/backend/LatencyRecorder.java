@@ -13,12 +13,17 @@ import org.HdrHistogram.Recorder;
  */
 public final class LatencyRecorder {
 
-    /** Up to an hour, 3 significant digits, in microseconds. */
+    /** Up to an hour, in microseconds. */
     private static final long HIGHEST_MICROS = 3_600_000_000L;
+    /**
+     * Exact below 256 µs, within 1% above. Each backend keeps 14 histograms: at 3 digits each is
+     * 189 KB (2.6 MB of an idle proxy's heap per backend), at 2 digits 27 KB.
+     */
+    private static final int DIGITS = 2;
     public static final int WINDOW_SECONDS = 10;
 
-    private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
-    private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
+    private final Recorder recorder = new Recorder(HIGHEST_MICROS, DIGITS);
+    private final Histogram total = new Histogram(HIGHEST_MICROS, DIGITS);
     private final Histogram[] seconds = new Histogram[WINDOW_SECONDS];
     private final long[] secondOf = new long[WINDOW_SECONDS];
     private final LatencyBuckets buckets = new LatencyBuckets();
@@ -26,7 +31,7 @@ public final class LatencyRecorder {
 
     public LatencyRecorder() {
         for (int i = 0; i < WINDOW_SECONDS; i++) {
-            seconds[i] = new Histogram(HIGHEST_MICROS, 3);
+            seconds[i] = new Histogram(HIGHEST_MICROS, DIGITS);
             secondOf[i] = -1;
         }
     }
@@ -65,7 +70,7 @@ public final class LatencyRecorder {
     public synchronized Histogram snapshotRecent() {
         roll();
         long now = secondOf[(int) Math.floorMod(System.nanoTime() / 1_000_000_000L, (long) WINDOW_SECONDS)];
-        Histogram recent = new Histogram(HIGHEST_MICROS, 3);
+        Histogram recent = new Histogram(HIGHEST_MICROS, DIGITS);
         for (int i = 0; i < WINDOW_SECONDS; i++) {
             if (secondOf[i] >= 0 && now - secondOf[i] < WINDOW_SECONDS) {
                 recent.add(seconds[i]);
