@@ -1,5 +1,7 @@
 package dev.sluice.protocol.checksum;
 
+import dev.sluice.protocol.SqlText;
+
 /**
  * Whether a statement's rows come in an order it asked for: an {@code ORDER BY} outside all
  * parentheses (a subquery's or a window's ORDER BY orders nothing the client sees), outside
@@ -22,7 +24,7 @@ public final class OrderBy {
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"' || c == '`') {
-                i = quoted(sql, i, c);
+                i = SqlText.endOfQuoted(sql, i, c);
             } else if (c == '#' || (c == '-' && sql.startsWith("-- ", i)) || (c == '-' && sql.startsWith("--\n", i))) {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
@@ -57,25 +59,5 @@ public final class OrderBy {
             }
         }
         return false;
-    }
-
-    /** The index after a quoted string or name starting at {@code start}; doubled quotes and backslashes escape. */
-    private static int quoted(String sql, int start, char quote) {
-        int i = start + 1;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && quote != '`') {
-                i += 2;
-            } else if (c == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
-        }
-        return i;
     }
 }

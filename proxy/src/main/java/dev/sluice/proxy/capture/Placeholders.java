@@ -1,5 +1,7 @@
 package dev.sluice.proxy.capture;
 
+import dev.sluice.protocol.SqlText;
+
 /**
  * Finds the {@code ?} placeholders of a prepared statement's text: those outside quoted strings,
  * quoted identifiers and comments (an executable comment {@code /*! ... *}{@code /} is code, so
@@ -25,7 +27,7 @@ final class Placeholders {
         while (i < n) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"' || c == '`') {
-                i = endOfQuoted(sql, i, c);
+                i = SqlText.endOfQuoted(sql, i, c);
             } else if (c == '#' || c == '-' && i + 2 < n && sql.charAt(i + 1) == '-' && sql.charAt(i + 2) <= ' ') {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? n : end + 1;
@@ -47,25 +49,5 @@ final class Placeholders {
             return null;
         }
         return out.append(sql, copied, n).toString();
-    }
-
-    /** The index after the quote that closes the one at {@code start} (a doubled quote or a backslash escapes). */
-    private static int endOfQuoted(String sql, int start, char quote) {
-        int i = start + 1;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && quote != '`') {
-                i += 2;
-            } else if (c == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
-        }
-        return sql.length();
     }
 }
