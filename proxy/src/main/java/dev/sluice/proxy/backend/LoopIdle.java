@@ -72,19 +72,17 @@ final class LoopIdle {
     /** The connection idle longest here, taken out; null when none is. */
     synchronized BackendConnection takeOldest() {
         BackendConnection oldest = peekOldest();
-        if (oldest != null) {
-            byKey.get(oldest.poolKey()).pollFirst();
-            count--;
-        }
-        return oldest;
+        return oldest == null ? null : removeOldest(oldest);
     }
 
     /** The connection idle longest here if it is idle since before {@code cutoffNanos}, taken out; else null. */
     synchronized BackendConnection takeOldestIdleSince(long cutoffNanos) {
         BackendConnection oldest = peekOldest();
-        if (oldest == null || oldest.idleSinceNanos() - cutoffNanos >= 0) {
-            return null;
-        }
+        return oldest == null || oldest.idleSinceNanos() - cutoffNanos >= 0 ? null : removeOldest(oldest);
+    }
+
+    /** {@code oldest} is the first of its key's connections (the one {@link #peekOldest} found). */
+    private BackendConnection removeOldest(BackendConnection oldest) {
         byKey.get(oldest.poolKey()).pollFirst();
         count--;
         return oldest;
