@@ -10,10 +10,13 @@ import io.netty.buffer.ByteBuf;
  * stored programs and prepared statements may not hold it, EXECUTE IMMEDIATE carries it as text)
  * or DROP (dropping the selected schema unselects it). A word inside a string, a comment or a
  * quoted name counts too: a false alarm only costs a COM_INIT_DB when the connection is given
- * back (or the connection, when it had no schema). A command longer than one packet counts
- * without a look.
+ * back (or the connection, when it had no schema). SQL longer than {@value #SCANNED_BYTES} bytes
+ * counts without a look: the scan runs on the event loop, and a megabyte of INSERT would hold it
+ * for a millisecond to save one COM_INIT_DB.
  */
 final class SchemaWords {
+
+    static final int SCANNED_BYTES = 16 * 1024;
 
     private SchemaWords() {
     }
@@ -28,7 +31,7 @@ final class SchemaWords {
         }
         int start = frame.readerIndex() + Packet.HEADER_SIZE + 1;
         int end = frame.writerIndex();
-        if (frame.readableBytes() >= Packet.HEADER_SIZE + Packet.MAX_PAYLOAD) {
+        if (end - start > SCANNED_BYTES) {
             return true;
         }
         for (int i = start; i < end; i++) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.protocol.Commands;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,6 +33,15 @@ class SchemaWordsTest {
         "INSERT INTO dropped VALUES (1)", "SELECT $use, use_1 FROM t"})
     void otherStatementsDoNot(String sql) {
         assertThat(query(sql)).isFalse();
+    }
+
+    @Test
+    void sqlBeyondTheScannedLengthCountsWithoutALook() {
+        String filler = " OR id = 1".repeat(SchemaWords.SCANNED_BYTES / 10);
+        String scanned = "SELECT 1 FROM t WHERE id = 0" + filler.substring(0, SchemaWords.SCANNED_BYTES - 40);
+        assertThat(scanned.length()).isLessThanOrEqualTo(SchemaWords.SCANNED_BYTES);
+        assertThat(query(scanned)).isFalse();
+        assertThat(query("SELECT 1 FROM t WHERE id = 0" + filler)).isTrue();
     }
 
     @ParameterizedTest
