@@ -87,6 +87,20 @@ final class RawClient implements AutoCloseable {
 
     /** As {@link #login(String, String)}, into {@code schema} when it is not null. */
     RawPacket login(String user, String password, String schema) throws IOException {
+        ClientAuthExchange auth = sendLogin(user, password, schema);
+        RawPacket reply = read();
+        while (reply.header() != 0x00 && reply.header() != 0xFF) {
+            var step = auth.onServerPacket(reply.payload());
+            if (step instanceof dev.sluice.protocol.auth.ClientStep.Reply next) {
+                send(reply.sequenceId() + 1, next.payload());
+            }
+            reply = read();
+        }
+        return reply;
+    }
+
+    /** Reads the greeting and sends the login's response, reading nothing after it. */
+    ClientAuthExchange sendLogin(String user, String password, String schema) throws IOException {
         HandshakeV10 greeting = greeting();
         ClientAuthExchange auth = new ClientAuthExchange(AuthPlugins.standard(),
                 password.getBytes(StandardCharsets.UTF_8), ClientAuthOptions.plaintext(true));
@@ -99,15 +113,7 @@ final class RawClient implements AutoCloseable {
         byte[] payload = new byte[buf.readableBytes()];
         buf.readBytes(payload);
         send(1, payload);
-        RawPacket reply = read();
-        while (reply.header() != 0x00 && reply.header() != 0xFF) {
-            var step = auth.onServerPacket(reply.payload());
-            if (step instanceof dev.sluice.protocol.auth.ClientStep.Reply next) {
-                send(reply.sequenceId() + 1, next.payload());
-            }
-            reply = read();
-        }
-        return reply;
+        return auth;
     }
 
     HandshakeV10 greeting() throws IOException {

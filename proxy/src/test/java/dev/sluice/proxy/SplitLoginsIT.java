@@ -2,10 +2,19 @@ package dev.sluice.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.config.BackendConfig;
+import dev.sluice.config.HealthConfig;
+import dev.sluice.config.HostPort;
 import dev.sluice.config.RoutingConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.TimeoutsConfig;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
+import dev.sluice.testkit.MariaDbServer;
 import dev.sluice.testkit.TestUsers;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -139,6 +148,52 @@ class SplitLoginsIT {
                 RawClient.RawPacket reply = client.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
                 assertThat(reply.header()).as("a fresh proof does not hide that no backend is up").isEqualTo(0xFF);
                 assertThat(reply.errorMessage()).contains("test: marked unreachable");
+            }
+        }
+    }
+
+    /**
+     * The login that started a shared proof may leave before the backend it tried answers: the
+     * proof goes on to the next backend for the logins still waiting on it. Before, it ended with
+     * the client that started it, and every login waiting was refused with "No backend".
+     */
+    @Test
+    void aProofGoesOnToTheNextBackendWhenTheLoginThatStartedItLeaves() throws Exception {
+        try (ServerSocket stalled = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            MariaDbServer server = cluster.primary();
+            // Accepts (the kernel's backlog) and never greets: proofs go to a primary first.
+            List<BackendConfig> backends = List.of(
+                    new BackendConfig("stalled", new HostPort("127.0.0.1", stalled.getLocalPort()),
+                            BackendConfig.Role.PRIMARY, 1, 200),
+                    new BackendConfig(server.name(), new HostPort(server.host(), server.port()),
+                            BackendConfig.Role.REPLICA, 1, 200));
+            TimeoutsConfig d = SluiceConfig.defaults().timeouts();
+            SluiceConfig config = ProxyFixture.config(backends)
+                    .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
+                    .withHealth(HealthConfig.disabled())
+                    .withTimeouts(new TimeoutsConfig(Duration.ofSeconds(1), d.handshake(), d.clientIdle(),
+                            d.backendQueue(), d.poolIdle(), d.shutdown(), Duration.ofMillis(100), d.query(),
+                            d.primaryWait()));
+            try (ProxyServer proxy = ProxyFixture.start(config)) {
+                var stalledBackend = proxy.runtime().backends().stream()
+                        .filter(b -> b.name().equals("stalled")).findFirst().orElseThrow();
+                // The start-up probe put it on a 100 ms backoff; the first login must try it.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!stalledBackend.available(System.nanoTime()) && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(stalledBackend.available(System.nanoTime())).isTrue();
+                RawClient first = new RawClient(proxy.port());
+                first.sendLogin(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
+                first.close();
+                long start = System.nanoTime();
+                try (RawClient second = new RawClient(proxy.port())) {
+                    RawClient.RawPacket reply = second.login(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
+                    assertThat(reply.header()).as(reply.header() == 0xFF ? reply.errorMessage() : "OK").isZero();
+                }
+                assertThat(Duration.ofNanos(System.nanoTime() - start))
+                        .as("the second login waited on the first one's proof, tried on the stalled backend first")
+                        .isGreaterThanOrEqualTo(Duration.ofMillis(900));
             }
         }
     }

@@ -241,8 +241,9 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
      */
     private void startSplitSession(ChannelHandlerContext ctx, LoginRequest request) {
         Future<Void> proven = services.backends().anyAvailable(System.nanoTime())
-                ? services.schemaProofs().prove(request, ctx.channel().eventLoop(), loop -> proveOn(ctx, request))
-                : proveOn(ctx, request);
+                ? services.schemaProofs().prove(request, ctx.channel().eventLoop(),
+                        loop -> proveOn(ctx, request, SessionStart.sharedProof(services, ctx.channel())))
+                : proveOn(ctx, request, new SessionStart(services, ctx.channel()));
         proven.addListener(done -> ctx.executor().execute(() -> {
             if (done.cause() instanceof BackendLoginException failure) {
                 refuse(ctx, failure.errorCode(), failure.sqlState(), failure.getMessage());
@@ -257,9 +258,9 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
     }
 
     /** A backend login as the user with the schema, its connection given back to the pool at once. */
-    private Future<Void> proveOn(ChannelHandlerContext ctx, LoginRequest request) {
+    private Future<Void> proveOn(ChannelHandlerContext ctx, LoginRequest request, SessionStart start) {
         Promise<Void> proof = ctx.channel().eventLoop().newPromise();
-        new SessionStart(services, ctx.channel()).acquire(request, (connection, pool) -> {
+        start.acquire(request, (connection, pool) -> {
             pool.releaseTracked((TrackedConnection) connection);
             proof.trySuccess(null);
         }, proof::tryFailure);

@@ -21,11 +21,25 @@ final class SessionStart {
 
     private final LoginServices services;
     private final Channel client;
+    private final boolean othersWait;
     private final Set<Backend> tried = new HashSet<>();
 
     SessionStart(LoginServices services, Channel client) {
+        this(services, client, false);
+    }
+
+    private SessionStart(LoginServices services, Channel client, boolean othersWait) {
         this.services = services;
         this.client = client;
+        this.othersWait = othersWait;
+    }
+
+    /**
+     * For a proof other logins wait on ({@link SchemaProofs}): it goes on to the next backend even
+     * when {@code client}, whose login started it, has gone; each backend is still tried once.
+     */
+    static SessionStart sharedProof(LoginServices services, Channel client) {
+        return new SessionStart(services, client, true);
     }
 
     void acquire(LoginRequest request, BiConsumer<BackendConnection, BackendPool> onReady,
@@ -44,7 +58,7 @@ final class SessionStart {
                 return;
             }
             if (done.cause() instanceof BackendLoginException failure && !failure.refusedByServer()
-                    && client.isActive()) {
+                    && (othersWait || client.isActive())) {
                 acquire(request, onReady, onFailure);
                 return;
             }
