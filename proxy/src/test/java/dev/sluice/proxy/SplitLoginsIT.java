@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -178,11 +179,8 @@ class SplitLoginsIT {
                 var stalledBackend = proxy.runtime().backends().stream()
                         .filter(b -> b.name().equals("stalled")).findFirst().orElseThrow();
                 // The start-up probe put it on a 100 ms backoff; the first login must try it.
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (!stalledBackend.available(System.nanoTime()) && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                assertThat(stalledBackend.available(System.nanoTime())).isTrue();
+                Awaitility.await().atMost(10, TimeUnit.SECONDS)
+                        .until(() -> stalledBackend.available(System.nanoTime()));
                 RawClient first = new RawClient(proxy.port());
                 first.sendLogin(TestUsers.APP_USER, TestUsers.APP_PASSWORD, "sluice_test");
                 first.close();
