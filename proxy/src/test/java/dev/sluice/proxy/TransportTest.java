@@ -1,9 +1,11 @@
 package dev.sluice.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandlerConfig;
 import org.junit.jupiter.api.Test;
 
 class TransportTest {
@@ -40,5 +42,22 @@ class TransportTest {
         Transport unknown = Transport.select("kqueue");
         assertThat(unknown.name()).isEqualTo(epollOrNio());
         assertThat(unknown.note()).startsWith("sluice.transport=kqueue is not a transport (expected: io_uring, epoll or nio)");
+    }
+
+    @Test
+    void ioUringLoopsKeepRoomForAMassCloseUnlessNettysPropertySaysOtherwise() {
+        assumeTrue(IoUring.isAvailable(), "io_uring is not available here: " + IoUring.unavailabilityCause());
+        assertThat(Transport.ioUringConfig().getCqSize()).isEqualTo(Transport.COMPLETION_QUEUE_SIZE);
+        String before = System.getProperty("io.netty.iouring.cqSize");
+        System.setProperty("io.netty.iouring.cqSize", "8192");
+        try {
+            assertThat(Transport.ioUringConfig().getCqSize()).isEqualTo(new IoUringIoHandlerConfig().getCqSize());
+        } finally {
+            if (before == null) {
+                System.clearProperty("io.netty.iouring.cqSize");
+            } else {
+                System.setProperty("io.netty.iouring.cqSize", before);
+            }
+        }
     }
 }
