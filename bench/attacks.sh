@@ -116,7 +116,7 @@ health:
 admin:
   enabled: false
 EOF
-"$JAVA" -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" > "$OUT/proxy.log" 2>&1 &
+"$JAVA" --enable-native-access=ALL-UNNAMED -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" > "$OUT/proxy.log" 2>&1 &
 PROXY_PID=$!; STARTED+=("$PROXY_PID")
 wait_port "$PROXY_PORT" 60 || die "proxy did not come up (see $OUT/proxy.log)"
 log "proxy pid $PROXY_PID on $H:$PROXY_PORT, backend MariaDB pid $DB_PID on $H:$DB_PORT"

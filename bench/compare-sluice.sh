@@ -83,7 +83,7 @@ health:
   enabled: false
 EOF
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA_HOME/bin/java" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy \
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy \
     --config "$OUT/$mode.yaml" > "$OUT/proxy-$mode.log" 2>&1 &
   PIDS+=($!)
   export "PID_$mode=$!"

@@ -91,7 +91,7 @@ routing: {mode: session, reuse_backend_connections: $2}
 admin: {enabled: false}
 YAML
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/$1.yaml" \
+  "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/$1.yaml" \
     > "$OUT/$1.log" 2>&1 &
   STARTED+=($!)
   wait_port "$port" 60 || die "proxy $1 did not come up (see $OUT/$1.log)"

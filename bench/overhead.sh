@@ -225,7 +225,7 @@ limits:
 ${PROXY_YAML:-}
 EOF
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA" $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" \
+  "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" \
     > "$OUT/proxy.log" 2>&1 &
   PROXY_PID=$!; STARTED+=("$PROXY_PID")
   wait_port "$PROXY_PORT" 60 || die "proxy did not come up (see $OUT/proxy.log)"
@@ -504,7 +504,7 @@ admin:
 $4
 EOF
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA" $PROXY_JAVA_OPTS $jvm -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
+  "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS $jvm -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
     > "$OUT/proxy-$name.log" 2>&1 &
   AB_PID=$!; STARTED+=("$AB_PID")
   wait_port "$port" 60 || die "proxy $name did not come up (see $OUT/proxy-$name.log)"
