@@ -48,8 +48,8 @@ public record Transport(String name, IoHandlerFactory handlers, Class<? extends 
         String note = "";
         if (wanted.isEmpty() || wanted.equals("io_uring")) {
             if (IoUring.isAvailable()) {
-                return new Transport("io_uring", IoUringIoHandler.newFactory(ioUringConfig()), IoUringServerSocketChannel.class,
-                        IoUringSocketChannel.class, "");
+                return new Transport("io_uring", IoUringIoHandler.newFactory(ioUringConfig()),
+                        IoUringServerSocketChannel.class, IoUringSocketChannel.class, "");
             }
             note = "io_uring is not available here (" + IoUring.unavailabilityCause() + ")";
         } else if (wanted.equals("nio")) {
