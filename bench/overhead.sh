@@ -35,6 +35,13 @@
 #                                     and the proxy with B_JVM (JVM options) and B_YAML (a config
 #                                     section) added (B), e.g. B_JVM=-Xmx128m; A_JVM
 #                                     gives A's JVM options
+#   bench/overhead.sh --fresh         what a fresh proxy costs while its JIT warms up: each round
+#                                     starts proxies A (the default) and B (B_JVM / B_YAML added)
+#                                     anew and puts the same fixed work through each in turn:
+#                                     FRESH_ONE point selects from 1 client, twice FRESH_MANY from 16,
+#                                     then FRESH_BURST clients connecting at once (mariadb-slap, key
+#                                     load); prints each phase's CPU per query, the JIT compilers'
+#                                     CPU, the burst's time and the peak RSS, with B/A medians
 #   QUICK=1 bench/overhead.sh         about a minute (fewer, shorter rounds)
 #
 # It starts everything it uses and stops it on exit: a fresh MariaDB from Debian's mariadb-server
@@ -58,6 +65,7 @@
 #   PROFILE_TIME [20, QUICK 8]  seconds of the --profile cells
 #   AB_THREADS [16]  client counts of the A/B modes, e.g. "1 16"
 #   HOLD_CONCURRENCY [200] handshakes in flight while opening --holds; HOLD_SECONDS [15]
+#   FRESH_ONE [30000, QUICK 5000]  FRESH_MANY [200000, QUICK 40000]  FRESH_BURST [1000, QUICK 300]
 #   OUT [bench/out/overhead-<time>]  results (results.tsv, logs, JFR file)
 # Targets (issue 3, reported, not asserted): at 16 clients >= 0.55 of direct; proxy CPU
 # <= 15 µs/query; at 1 client <= 20 µs added latency.
@@ -68,6 +76,7 @@ H=127.0.0.1
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
   ROUNDS=${ROUNDS:-2}; SB_TIME=${SB_TIME:-4}; WARMUP=${WARMUP:-6}; WARMUP_MAX=${WARMUP_MAX:-30}; PROFILE_TIME=${PROFILE_TIME:-8}
+  FRESH_ONE=${FRESH_ONE:-5000}; FRESH_MANY=${FRESH_MANY:-40000}; FRESH_BURST=${FRESH_BURST:-300}
 fi
 ROUNDS=${ROUNDS:-4}
 SB_TIME=${SB_TIME:-10}
@@ -83,6 +92,9 @@ PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS-$("$SLUICE_HOME/bin/proxy-java-opts")}
 HOLD_CONCURRENCY=${HOLD_CONCURRENCY:-200}
 EVENT_LOOP_THREADS=${EVENT_LOOP_THREADS:-^multiThreadIo}
 HOLD_SECONDS=${HOLD_SECONDS:-15}
+FRESH_ONE=${FRESH_ONE:-30000}
+FRESH_MANY=${FRESH_MANY:-200000}
+FRESH_BURST=${FRESH_BURST:-1000}
 OUT=${OUT:-$here/out/overhead-$(date +%Y%m%d-%H%M%S)}
 DB_USER=sb
 DB_PASS=sb
@@ -100,6 +112,7 @@ while [ $# -gt 0 ]; do
     --mirror) MODE=mirror; shift ;;
     --io-uring) MODE=transport; shift ;;
     --ab) MODE=ab; shift ;;
+    --fresh) MODE=fresh; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "overhead.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -619,9 +632,79 @@ run_custom_ab() {
   ab_summary default changed 1.00 "changed vs default" | tee "$OUT/summary.txt"
 }
 
+fresh_phase() { # pid port threads queries -> "CPU-us-per-query"
+  local p0 p1 f=$OUT/sb-fresh-$2-t$3-$4-$RANDOM.log
+  p0=$(ticks "$1")
+  timeout 900 "${SB[@]}" --mysql-host=$H --mysql-port="$2" --threads="$3" --time=0 --events="$4" run > "$f" 2>&1 \
+    || log "sysbench failed: $(grep -m1 -iE 'fatal|error' "$f")"
+  p1=$(ticks "$1")
+  read -r pu0 ps0 <<< "$p0"; read -r pu1 ps1 <<< "$p1"
+  awk -v t=$(((pu1 + ps1 - pu0 - ps0) * TICK_US)) -v q="$(sb_field "$f" nq)" 'BEGIN {printf "%.1f", (q > 0 ? t / q : 0)}'
+}
+fresh_burst() { # port -> seconds mariadb-slap took, or "failed"
+  local f=$OUT/slap-burst-$1-$RANDOM.log
+  timeout 300 mariadb-slap --skip-ssl -h$H -P"$1" -u$DB_USER -p$DB_PASS --concurrency="$FRESH_BURST" \
+    --number-of-queries=$((FRESH_BURST * 2)) --auto-generate-sql --auto-generate-sql-load-type=key \
+    --auto-generate-sql-add-autoincrement --iterations=1 > "$f" 2>&1
+  sed -n 's/.*Average number of seconds to run all queries: *\([0-9.]*\).*/\1/p' "$f" | grep . || echo failed
+}
+run_fresh() {
+  local round target pid port jvm yaml n=0 order row
+  build_proxy
+  start_backend --max_connections=$((FRESH_BURST + 500))
+  log "sysbench prepare ($TABLES tables x $TABLE_SIZE rows, direct)"
+  timeout 600 "${SB[@]}" --mysql-host=$H --mysql-port="$DB_PORT" --threads=2 prepare > "$OUT/sb-prepare.log" 2>&1 \
+    || die "sysbench prepare (see $OUT/sb-prepare.log)"
+  printf 'round\ttarget\tone_us_q\tmany1_us_q\tmany2_us_q\tburst_s\tjit_s\tcpu_s\tpeak_rss_kb\n' > "$RES"
+  for round in $(seq 1 "$ROUNDS"); do
+    if [ $((n % 2)) -eq 0 ]; then order="default changed"; else order="changed default"; fi
+    n=$((n + 1))
+    for target in $order; do
+      if [ "$target" = changed ]; then jvm=${B_JVM:-}; yaml=${B_YAML:-}; else jvm=${A_JVM:-}; yaml=""; fi
+      port=$(free_port)
+      start_ab_proxy "$target" "$port" "$(free_port)" "${PROXY_YAML:-}
+$yaml" "$jvm"; pid=$AB_PID
+      row="$round\t$target\t$(fresh_phase "$pid" "$port" 1 "$FRESH_ONE")"
+      row="$row\t$(fresh_phase "$pid" "$port" 16 "$FRESH_MANY")\t$(fresh_phase "$pid" "$port" 16 "$FRESH_MANY")"
+      row="$row\t$(fresh_burst "$port")\t$(awk -v t="$(jit_ticks "$pid")" -v u=$TICK_US 'BEGIN {printf "%.2f", t * u / 1e6}')"
+      read -r pu ps <<< "$(ticks "$pid")"
+      row="$row\t$(awk -v t=$(((pu + ps) * TICK_US)) 'BEGIN {printf "%.2f", t / 1e6}')\t$(awk '/^VmHWM/{print $2}' /proc/$pid/status)"
+      printf "$row\n" >> "$RES"
+      log "round $round $target: $(printf "$row" | cut -f3-)"
+      stop_pid "$pid"
+    done
+  done
+  log "A (default) runs with JVM '${A_JVM:-}'; B (changed) adds: JVM '${B_JVM:-}', config '${B_YAML:-}'"
+  python3 - "$RES" <<'PY' | tee "$OUT/summary.txt"
+import sys, statistics as st
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
+head, rows = rows[0], rows[1:]
+what = {'one_us_q': 'CPU per query, 1 client, fresh (us)', 'many1_us_q': 'CPU per query, 16 clients, first run (us)',
+        'many2_us_q': 'CPU per query, 16 clients, second run (us)', 'burst_s': 'clients connecting at once (s)',
+        'jit_s': "JIT compilers' CPU, whole round (s)", 'cpu_s': "the proxy's CPU, whole round (s)",
+        'peak_rss_kb': 'peak RSS (KB)'}
+print('fresh proxies, fixed work per phase; per round A (default) then B (changed) or the other way round')
+print('%-44s %24s %24s %7s' % ('', 'default (each round)', 'changed (each round)', 'B/A'))
+for i, col in enumerate(head[2:], 2):
+    def values(target):
+        out = []
+        for r in rows:
+            if r[1] == target:
+                try:
+                    out.append(float(r[i]))
+                except ValueError:
+                    pass
+        return out
+    a, b = values('default'), values('changed')
+    ratio = '%7.3f' % (st.median(b) / st.median(a)) if a and b and st.median(a) else '      -'
+    print('%-44s %24s %24s %s' % (what[col], ' '.join('%g' % v for v in a), ' '.join('%g' % v for v in b), ratio))
+PY
+}
+
 case $MODE in
   holds) run_holds ;;
   ab) run_custom_ab ;;
+  fresh) run_fresh ;;
   capture) run_capture ;;
   stats) run_stats ;;
   mirror) run_mirror ;;
