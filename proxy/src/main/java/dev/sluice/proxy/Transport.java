@@ -34,7 +34,9 @@ public record Transport(String name, IoHandlerFactory handlers, Class<? extends 
      * Completion queue entries per io_uring event loop. Netty's 4096 overflowed when 3000 sessions
      * (6000 channels) closed at once, each close completing a cancelled receive and the close: the
      * kernel keeps such completions, but Netty warns of each overflow in the proxy's log. 16 bytes an
-     * entry; {@code -Dio.netty.iouring.cqSize} still sets it.
+     * entry in the ring, and where the kernel mixes 16- and 32-byte entries (IORING_SETUP_CQE_MIXED)
+     * Netty keeps a ByteBuffer view of each on the heap too: 1.1 MB a loop at this size;
+     * {@code -Dio.netty.iouring.cqSize} still sets it.
      */
     static final int COMPLETION_QUEUE_SIZE = 16384;
 
