@@ -7,6 +7,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.Ticker;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -97,7 +98,16 @@ public final class BackendPool {
      * schema: an idle connection of that loop's, or null (then acquire gets one).
      */
     public BackendConnection takeIdle(LoginRequest request, EventLoop loop) {
-        BackendConnection taken = request.schema() == null && loop.inEventLoop() ? idle.take(loop, key(request), null)
+        return takeIdle(request, loop, null);
+    }
+
+    /**
+     * As {@link #takeIdle(LoginRequest, EventLoop)}, one of {@code preferred} first if any is idle
+     * there, else the connection idle longest; {@code preferred} null takes the most recently used.
+     */
+    public BackendConnection takeIdle(LoginRequest request, EventLoop loop,
+                                      Collection<? extends BackendConnection> preferred) {
+        BackendConnection taken = request.schema() == null && loop.inEventLoop() ? idle.take(loop, key(request), preferred)
                 : null;
         if (taken != null) {
             reused.increment();

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.backend;
 
 import io.netty.channel.EventLoop;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +21,15 @@ final class IdleConnections {
     /** An idle connection of {@code key} on {@code loop}, {@code schema} selected if one is (see {@link LoopIdle#take}). */
     BackendConnection take(EventLoop loop, PoolKey key, String schema) {
         BackendConnection taken = on(loop).take(key, schema);
+        if (taken != null) {
+            count.decrementAndGet();
+        }
+        return taken;
+    }
+
+    /** One of {@code preferred} if idle on {@code loop} under {@code key}, else another ({@link LoopIdle#take(PoolKey, Collection)}). */
+    BackendConnection take(EventLoop loop, PoolKey key, Collection<? extends BackendConnection> preferred) {
+        BackendConnection taken = on(loop).take(key, preferred);
         if (taken != null) {
             count.decrementAndGet();
         }

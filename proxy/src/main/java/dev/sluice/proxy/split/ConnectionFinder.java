@@ -146,8 +146,14 @@ final class ConnectionFinder {
 
     private void acquire(SplitCommand command, Backend backend, Set<Backend> avoid) {
         BackendPool pool = backends.pools().apply(backend);
-        // The common case, an idle connection on this loop, costs no promise and no listener.
-        BackendConnection idle = pool.takeIdle(state.poolLogin(), loop);
+        // The common case, an idle connection on this loop, costs no promise and no listener. A
+        // prepared statement's command prefers a connection the statement is prepared on, else the
+        // one idle longest, which no session coming back is about to ask for: taking the one used
+        // last, 64 sysbench clients prepared each statement on half of the pool's 64 connections
+        // within 10 s (8,000 prepares against 256 direct).
+        ProxyStatement statement = command.statement();
+        BackendConnection idle = pool.takeIdle(state.poolLogin(), loop,
+                statement == null ? null : statement.backendIds().keySet());
         if (idle != null) {
             onConnection(command, (TrackedConnection) idle, pool);
             return;
