@@ -95,15 +95,9 @@ public final class BackendPool {
 
     /**
      * What {@link #acquire} would give at once, for a caller on {@code loop} whose request names no
-     * schema: an idle connection of that loop's, or null (then acquire gets one).
-     */
-    public BackendConnection takeIdle(LoginRequest request, EventLoop loop) {
-        return takeIdle(request, loop, null);
-    }
-
-    /**
-     * As {@link #takeIdle(LoginRequest, EventLoop)}, one of {@code preferred} first if any is idle
-     * there, else the connection idle longest; {@code preferred} null takes the most recently used.
+     * schema: an idle connection of that loop's, or null (then acquire gets one). One of
+     * {@code preferred} if any is idle, else the one idle longest; with {@code preferred} null,
+     * the one used last.
      */
     public BackendConnection takeIdle(LoginRequest request, EventLoop loop,
                                       Collection<? extends BackendConnection> preferred) {

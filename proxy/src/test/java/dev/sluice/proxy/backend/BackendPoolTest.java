@@ -79,11 +79,33 @@ class BackendPoolTest {
         RelayedConnection connection = connector.complete();
         giveBack(pool, connection);
 
-        assertThat(pool.takeIdle(APP, loop(loopB))).as("another loop's").isNull();
-        assertThat(pool.takeIdle(APP, loop(loopA))).isSameAs(connection);
+        assertThat(pool.takeIdle(APP, loop(loopB), null)).as("another loop's").isNull();
+        assertThat(pool.takeIdle(APP, loop(loopA), null)).isSameAs(connection);
         assertThat(pool.idleCount()).isZero();
-        assertThat(pool.takeIdle(APP, loop(loopA))).as("taken").isNull();
+        assertThat(pool.takeIdle(APP, loop(loopA), null)).as("taken").isNull();
         assertThat(connector.pending()).as("never a login").isZero();
+    }
+
+    @Test
+    void aPreferredIdleConnectionIsTakenFirstElseTheOneIdleLongest() {
+        BackendPool pool = pool(3, 10, Duration.ofSeconds(5));
+        pool.acquire(APP, loop(loopA));
+        RelayedConnection older = connector.complete();
+        pool.acquire(APP, loop(loopA));
+        RelayedConnection middle = connector.complete();
+        pool.acquire(APP, loop(loopA));
+        RelayedConnection newer = connector.complete();
+        giveBack(pool, older);
+        giveBack(pool, middle);
+        giveBack(pool, newer);
+
+        assertThat(pool.takeIdle(APP, loop(loopA), List.of(middle))).as("the one asked for").isSameAs(middle);
+        assertThat(pool.takeIdle(APP, loop(loopA), List.of(middle))).as("asked for, but taken: the oldest")
+                .isSameAs(older);
+        assertThat(pool.idleCount()).isEqualTo(1);
+        giveBack(pool, older);
+        giveBack(pool, middle);
+        assertThat(pool.takeIdle(APP, loop(loopA), null)).as("none asked for: the one given back last").isSameAs(middle);
     }
 
     @Test

@@ -72,7 +72,7 @@ class PoolLoginsTest {
 
         BackendConnection loggedIn = connector.complete();
         assertThat(pool.idleCount()).as("the login no one waits for any more idles").isEqualTo(1);
-        assertThat(pool.takeIdle(APP, loop())).isSameAs(loggedIn);
+        assertThat(pool.takeIdle(APP, loop(), null)).isSameAs(loggedIn);
         assertThat(pool.loginCount()).isEqualTo(2);
     }
 
