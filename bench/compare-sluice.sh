@@ -12,17 +12,16 @@
 # backend connections, the cap compare.sh gives ProxySQL. TLS is off on both sides. The proxies are
 # stopped on exit; everything else compare.sh starts, it stops.
 #
-# Knobs: COMPARE [/work/shared/bench/compare.sh], SLUICE_HOME, SLUICE_TARGET, PROXY_JAVA_OPTS (the
-# launcher's, bin/proxy-java-opts with the jars, unless set), OUT [bench/out/compare-<time>], and
-# every knob of compare.sh (QUICK, SKIP, ...). The proxies run from jars with the launchers' class
-# archive (~/.cache/sluice); when there is none yet, a proxy is started, sent a client and stopped
-# first to write it, so the run measures a proxy as it runs after its first start.
+# Knobs: COMPARE [/work/shared/bench/compare.sh], SLUICE_HOME, SLUICE_TARGET, PROXY_JAVA_OPTS (as
+# in overhead.sh: the launcher's, bin/proxy-java-opts, unless set), OUT [bench/out/compare-<time>],
+# and every knob of compare.sh (QUICK, SKIP, ...).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 COMPARE=${COMPARE:-/work/shared/bench/compare.sh}
 SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
 SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
+PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS-$("$SLUICE_HOME/bin/proxy-java-opts")}
 OUT=${OUT:-$here/out/compare-$(date +%Y%m%d-%H%M%S)}
 export OUT
 
@@ -40,18 +39,6 @@ if ! [ -d "$CLI/lib" ] || [ -n "$(cd "$SLUICE_HOME" && find . \( -path ./bench -
     > "$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
   touch "$CLI/lib"
 fi
-jars=("$CLI"/sluice-cli-*.jar "$CLI"/lib/*.jar)
-launcher_opts() { "$SLUICE_HOME/bin/proxy-java-opts" "$JAVA_HOME" "${jars[@]}"; }
-start_proxy() { # mode config
-  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "${jars[0]}:$CLI/lib/*" dev.sluice.cli.Main \
-    proxy --config "$2" > "$OUT/proxy-$1.log" 2>&1 &
-}
-await_port() { # port: true once it accepts
-  local i
-  for i in $(seq 1 240); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.25; done
-  return 1
-}
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # The proxy in session mode on 4040 (as compare.sh's README asks), and with SPLIT=1 a second one in
 # split mode (the backend as its only primary) on a free port, measured as target "split". Neither
@@ -71,23 +58,6 @@ stop_proxies() {
 }
 trap stop_proxies EXIT
 trap 'exit 130' INT TERM
-if [ -z "${PROXY_JAVA_OPTS+set}" ]; then
-  PROXY_JAVA_OPTS=$(launcher_opts)
-  if [[ $PROXY_JAVA_OPTS == *RecordDynamicDumpInfo* ]]; then
-    log "writing the proxy's class archive: a proxy started, sent a client, stopped"
-    port=$(free_port)
-    printf 'listen: 127.0.0.1:%s\nbackends:\n  - name: db1\n    address: 127.0.0.1:13306\nadmin:\n  enabled: false\n' "$port" \
-      > "$OUT/archive.yaml"
-    start_proxy archive "$OUT/archive.yaml"
-    await_port "$port" || die "the proxy did not come up (see $OUT/proxy-archive.log)"
-    # Stopped before its banner, the proxy has no shutdown hook yet to write the archive with.
-    for i in $(seq 1 40); do grep -q 'Sluice is listening' "$OUT/proxy-archive.log" && break; sleep 0.25; done
-    (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null
-    kill $! && wait $!
-    PROXY_JAVA_OPTS=$(launcher_opts)
-    [[ $PROXY_JAVA_OPTS == *SharedArchiveFile* ]] || log "no class archive written (see $OUT/proxy-archive.log)"
-  fi
-fi
 targets=()
 for mode in "${modes[@]}"; do
   if [ "$mode" = sluice ]; then port=$PORT_sluice; routing=session; else port=$(free_port); routing=split; fi
@@ -112,10 +82,13 @@ admin:
 health:
   enabled: false
 EOF
-  start_proxy "$mode" "$OUT/$mode.yaml"
+  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy \
+    --config "$OUT/$mode.yaml" > "$OUT/proxy-$mode.log" 2>&1 &
   PIDS+=($!)
   export "PID_$mode=$!"
-  await_port "$port" || die "the $routing-mode proxy did not come up (see $OUT/proxy-$mode.log)"
+  for i in $(seq 1 240); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.25; done
+  (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null || die "the $routing-mode proxy did not come up (see $OUT/proxy-$mode.log)"
   log "$routing-mode proxy pid $! on 127.0.0.1:$port"
   targets+=("$mode=127.0.0.1:$port")
 done

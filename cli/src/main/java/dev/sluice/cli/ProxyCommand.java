@@ -107,7 +107,6 @@ public final class ProxyCommand implements Callable<Integer> {
         EmbeddedBackends started = embedded;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             proxy.close();
-            ClassArchive.saveIfAsked(proxy.runtime().stats().connectionsAccepted());
             closeQuietly(started);
             stopped.countDown();
         }, "sluice-shutdown"));

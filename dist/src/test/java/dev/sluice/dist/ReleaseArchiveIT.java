@@ -155,50 +155,6 @@ class ReleaseArchiveIT {
 
     @Test
     void proxyCarriesAClientToMariaDbAndStopsCleanlyOnSigterm() throws Exception {
-        Release.Started proxy = release.start(Release.plainEnvironment(folder), "proxy", "--config", proxyConfig().toString());
-        try {
-            servesAClientAndStops(proxy);
-        } finally {
-            proxy.kill();
-        }
-    }
-
-    @Test
-    void theFirstProxyToServeWritesAClassArchiveThatTheNextMaps() throws Exception {
-        Path home = Files.createDirectories(folder.resolve("archive-home"));
-        Path cache = home.resolve(".cache/sluice");
-        Path config = proxyConfig();
-        Release.Started first = release.start(Release.plainEnvironment(home), "proxy", "--config", config.toString());
-        try {
-            servesAClientAndStops(first);
-        } finally {
-            first.kill();
-        }
-        List<Path> archives;
-        try (Stream<Path> files = Files.list(cache)) {
-            archives = files.toList();
-        }
-        assertThat(archives).as("what the first proxy left in %s", cache).hasSize(1);
-        Path archive = archives.get(0);
-        assertThat(archive.getFileName().toString()).matches("proxy-\\d+\\.jsa");
-        assertThat(Files.size(archive)).isPositive();
-
-        Release.Started second = release.start(Release.plainEnvironment(home), "proxy", "--config", config.toString());
-        try {
-            awaitLine(second, LISTENING);
-            // bin/sluice execs the JVM, so the process started is the proxy's.
-            String maps = Files.readString(Path.of("/proc", Long.toString(second.process().pid()), "maps"));
-            assertThat(maps).as("the second proxy's mappings").contains(archive.toString());
-            servesAClientAndStops(second);
-        } finally {
-            second.kill();
-        }
-        try (Stream<Path> files = Files.list(cache)) {
-            assertThat(files.toList()).as("the same archive, nothing half written beside it").containsExactly(archive);
-        }
-    }
-
-    private static Path proxyConfig() throws Exception {
         MariaDbServer primary = mariadb.primary();
         Path config = folder.resolve("proxy.yaml");
         Files.writeString(config, """
@@ -213,32 +169,30 @@ class ReleaseArchiveIT {
                   http: 127.0.0.1:0
                   sql: 127.0.0.1:0
                 """.formatted(TestUsers.APP_USER, TestUsers.APP_PASSWORD, primary.host(), primary.port()));
-        return config;
-    }
+        Release.Started proxy = release.start(Release.plainEnvironment(folder), "proxy", "--config", config.toString());
+        try {
+            int port = Integer.parseInt(awaitLine(proxy, LISTENING).group(1));
+            int http = Integer.parseInt(awaitLine(proxy, METRICS).group(1));
 
-    /** A client's statement runs on the MariaDB, /health answers, and SIGTERM stops the proxy cleanly. */
-    private static void servesAClientAndStops(Release.Started proxy) throws Exception {
-        MariaDbServer primary = mariadb.primary();
-        int port = Integer.parseInt(awaitLine(proxy, LISTENING).group(1));
-        int http = Integer.parseInt(awaitLine(proxy, METRICS).group(1));
+            String url = "jdbc:mysql://127.0.0.1:" + port + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+            try (Connection connection = DriverManager.getConnection(url, TestUsers.APP_USER, TestUsers.APP_PASSWORD);
+                 Statement statement = connection.createStatement();
+                 ResultSet rs = statement.executeQuery("SELECT @@port, VERSION()")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("the port of the MariaDB that ran the statement").isEqualTo(primary.port());
+                assertThat(rs.getString(2)).contains("MariaDB");
+            }
+            HttpResponse<String> health = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
 
-        String url = "jdbc:mysql://127.0.0.1:" + port + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true";
-        try (Connection connection = DriverManager.getConnection(url, TestUsers.APP_USER, TestUsers.APP_PASSWORD);
-             Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT @@port, VERSION()")) {
-            assertThat(rs.next()).isTrue();
-            assertThat(rs.getInt(1)).as("the port of the MariaDB that ran the statement").isEqualTo(primary.port());
-            assertThat(rs.getString(2)).contains("MariaDB");
+            Release.Run run = proxy.stop(COMMAND_TIMEOUT);
+            assertThat(run.exit()).as("the JVM's status after SIGTERM\n" + run).isEqualTo(143);
+            assertThat(run.hasStackTrace()).as(run.toString()).isFalse();
+        } finally {
+            proxy.kill();
         }
-        HttpResponse<String> health = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/health")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-
-        Release.Run run = proxy.stop(COMMAND_TIMEOUT);
-        assertThat(run.exit()).as("the JVM's status after SIGTERM\n" + run).isEqualTo(143);
-        assertThat(run.hasStackTrace()).as(run.toString()).isFalse();
-        assertThat(run.out() + run.err()).as(run.toString()).doesNotContain("[warning][cds");
     }
 
     private static Matcher awaitLine(Release.Started proxy, Pattern line) {
