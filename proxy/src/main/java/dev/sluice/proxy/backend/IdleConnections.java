@@ -27,7 +27,10 @@ final class IdleConnections {
         return taken;
     }
 
-    /** One of {@code preferred} if idle on {@code loop} under {@code key}, else another ({@link LoopIdle#take(PoolKey, Collection)}). */
+    /**
+     * One of {@code preferred} if idle on {@code loop} under {@code key}, else another
+     * ({@link LoopIdle#take(PoolKey, Collection)}).
+     */
     BackendConnection take(EventLoop loop, PoolKey key, Collection<? extends BackendConnection> preferred) {
         BackendConnection taken = on(loop).take(key, preferred);
         if (taken != null) {

@@ -75,9 +75,9 @@ final class LoopIdle {
         if (preferred == null || candidates == null || candidates.isEmpty()) {
             return take(key, (String) null);
         }
-        int asked = 0;
-        for (Iterator<? extends BackendConnection> it = preferred.iterator(); it.hasNext() && asked++ < MAX_PREFERRED; ) {
-            BackendConnection wanted = it.next();
+        Iterator<? extends BackendConnection> wants = preferred.iterator();
+        for (int asked = 0; asked < MAX_PREFERRED && wants.hasNext(); asked++) {
+            BackendConnection wanted = wants.next();
             if (wanted.isUsable() && candidates.remove(wanted)) {
                 count--;
                 return wanted;
