@@ -5,6 +5,7 @@ import dev.sluice.config.LimitsConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.proxy.admin.Json;
+import dev.sluice.proxy.memory.OldGenerationPacer;
 import dev.sluice.slap.SlapCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -65,6 +66,7 @@ public final class DemoCommand implements Callable<Integer> {
         out.flush();
         int exit;
         String backendTable;
+        OldGenerationPacer.install();
         try (EmbeddedBackends backends = EmbeddedBackends.start(1000)) {
             SluiceConfig config = backends.config().withListen(new HostPort("127.0.0.1", port))
                     .withLimits(DEMO_LIMITS);

@@ -9,6 +9,7 @@ import dev.sluice.config.HostPort;
 import dev.sluice.config.QuickStart;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyServer;
+import dev.sluice.proxy.memory.OldGenerationPacer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,6 +95,7 @@ public final class ProxyCommand implements Callable<Integer> {
             closeQuietly(embedded);
             return 2;
         }
+        OldGenerationPacer.install();
         ProxyServer proxy;
         try {
             proxy = ProxyServer.start(config, configFile);
