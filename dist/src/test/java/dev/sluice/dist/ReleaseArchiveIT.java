@@ -173,6 +173,9 @@ class ReleaseArchiveIT {
         try {
             int port = Integer.parseInt(awaitLine(proxy, LISTENING).group(1));
             int http = Integer.parseInt(awaitLine(proxy, METRICS).group(1));
+            Release.Run started = proxy.output();
+            assertThat(started.err()).as("the launcher's serial collector, paced by the proxy\n" + started)
+                    .contains("heap: the Tenured Gen is paced");
 
             String url = "jdbc:mysql://127.0.0.1:" + port + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true";
             try (Connection connection = DriverManager.getConnection(url, TestUsers.APP_USER, TestUsers.APP_PASSWORD);

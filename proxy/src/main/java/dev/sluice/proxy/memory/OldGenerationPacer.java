@@ -61,6 +61,9 @@ public final class OldGenerationPacer implements NotificationListener {
         OldGenerationPacer pacer = new OldGenerationPacer(pool.get());
         ((NotificationEmitter) ManagementFactory.getMemoryMXBean()).addNotificationListener(pacer, null, null);
         pacer.setThreshold(pool.get().getUsage().getUsed());
+        // Said once at start: the full collections it asks for show in GC logs as System.gc().
+        log.info("heap: the {} is paced, collected in full when it passes twice its live data (at least {} MiB);"
+                + " -XX:+DisableExplicitGC turns that off", pool.get().getName(), FLOOR >> 20);
         return Optional.of(pacer);
     }
 
