@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * What a burst of sessions does to the old generation, in a JVM of its own: each round keeps
  * {@code ROUND_BYTES} alive through several young collections (so they are promoted), then drops
- * them, and pauses as between bursts. Prints the old generation's peak use, its committed size and the pacer's collections.
+ * them, and pauses as between bursts. Prints the old generation's highest use at the end of a
+ * round, its committed size at the end, and the pacer's collections.
  *
  * <p>Usage: {@code java -XX:+UseSerialGC ... PromotedChurn paced|unpaced}
  */
