@@ -3,7 +3,7 @@ package dev.sluice.proxy;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
-import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.auth.RsaKeys;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.BackendConnection;
@@ -78,7 +78,7 @@ public final class ProxyServer implements AutoCloseable {
         RoutingConfig.Balancer balancer = config.routing().balancer();
         this.runtime = new ProxyRuntime(config, config.routing().mode() == RoutingConfig.Mode.SPLIT
                 ? new SplitRouter(List.of(), () -> Balancer.of(balancer)) : new SessionRouter(List.of(), Balancer.of(balancer)),
-                connector, RsaKeyPair.generate(), TlsContexts.forClients(config.tls().client()),
+                connector, RsaKeys.generatedOnFirstUse(), TlsContexts.forClients(config.tls().client()),
                 TlsContexts.forBackends(config.tls().backend()));
     }
 

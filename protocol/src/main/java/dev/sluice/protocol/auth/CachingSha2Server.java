@@ -39,7 +39,7 @@ final class CachingSha2Server implements ServerAuth {
         return switch (state) {
             case AWAIT_SCRAMBLE -> onScramble(payload);
             case AWAIT_PASSWORD -> onPassword(payload);
-            case AWAIT_ENCRYPTED_PASSWORD -> verify(RsaPasswordCipher.decrypt(payload, seed, login.rsaKeys().privateKey()));
+            case AWAIT_ENCRYPTED_PASSWORD -> verify(RsaPasswordCipher.decrypt(payload, seed, login.rsaKeys().pair().privateKey()));
             case DONE -> throw new ProtocolException(CachingSha2Password.NAME + ": client packet of " + payload.length
                     + " bytes after the exchange ended in phase AUTH");
         };
@@ -47,8 +47,12 @@ final class CachingSha2Server implements ServerAuth {
 
     @Override
     public boolean costly(byte[] payload) {
-        return state == State.AWAIT_ENCRYPTED_PASSWORD || (state == State.AWAIT_PASSWORD && !login.secure()
-                && !(payload.length == 1 && payload[0] == CachingSha2Password.REQUEST_PUBLIC_KEY));
+        if (state == State.AWAIT_ENCRYPTED_PASSWORD) {
+            return true;
+        }
+        boolean keyRequest = payload.length == 1 && payload[0] == CachingSha2Password.REQUEST_PUBLIC_KEY;
+        // The first request for the public key makes the pair: a key generation, not a lookup.
+        return state == State.AWAIT_PASSWORD && !login.secure() && (!keyRequest || !login.rsaKeys().ready());
     }
 
     private ServerStep onScramble(byte[] payload) {
@@ -75,9 +79,9 @@ final class CachingSha2Server implements ServerAuth {
         }
         if (payload.length == 1 && payload[0] == CachingSha2Password.REQUEST_PUBLIC_KEY) {
             state = State.AWAIT_ENCRYPTED_PASSWORD;
-            return new ServerStep.Reply(moreData(login.rsaKeys().publicKeyPem().getBytes(StandardCharsets.US_ASCII)));
+            return new ServerStep.Reply(moreData(login.rsaKeys().pair().publicKeyPem().getBytes(StandardCharsets.US_ASCII)));
         }
-        return verify(RsaPasswordCipher.decrypt(payload, seed, login.rsaKeys().privateKey()));
+        return verify(RsaPasswordCipher.decrypt(payload, seed, login.rsaKeys().pair().privateKey()));
     }
 
     /** Compares digests, so the time taken depends neither on where the passwords differ nor on their lengths. */

@@ -27,11 +27,11 @@ public record RsaKeyPair(RSAPublicKey publicKey, RSAPrivateKey privateKey, Strin
         this(publicKey, privateKey, PemKeys.publicKeyToPem(publicKey));
     }
 
-    /** A fresh 2048-bit pair, as MySQL generates at first start. */
-    public static RsaKeyPair generate() {
+    /** A fresh pair of {@code bits}; MySQL generates one of 2048 at its first start. */
+    public static RsaKeyPair generate(int bits) {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(DEFAULT_BITS);
+            generator.initialize(bits);
             var pair = generator.generateKeyPair();
             return new RsaKeyPair((RSAPublicKey) pair.getPublic(), (RSAPrivateKey) pair.getPrivate());
         } catch (GeneralSecurityException e) {

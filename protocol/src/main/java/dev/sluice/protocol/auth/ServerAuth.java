@@ -15,8 +15,8 @@ public interface ServerAuth {
 
     /**
      * True when {@link #onClientData} would do private-key work on {@code payload} (an RSA
-     * decryption takes about a millisecond of CPU): a caller on an I/O thread runs that step
-     * elsewhere.
+     * decryption takes about a millisecond of CPU, the first use of {@link RsaKeys} half a second
+     * more to make the pair): a caller on an I/O thread runs that step elsewhere.
      */
     default boolean costly(byte[] payload) {
         return false;

@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param forceFullAuth skip caching_sha2_password fast authentication, as MySQL does on a cache miss
  */
 public record ServerLogin(String user, String host, Credential credential, byte[] seed, boolean secure,
-                          RsaKeyPair rsaKeys, boolean forceFullAuth) {
+                          RsaKeys rsaKeys, boolean forceFullAuth) {
 
     public ServerLogin {
         Objects.requireNonNull(user, "user");
@@ -29,7 +29,7 @@ public record ServerLogin(String user, String host, Credential credential, byte[
     }
 
     /** An account known by its password (UTF-8 bytes), or no account when {@code password} is null. */
-    public ServerLogin(String user, String host, byte[] password, byte[] seed, boolean secure, RsaKeyPair rsaKeys,
+    public ServerLogin(String user, String host, byte[] password, byte[] seed, boolean secure, RsaKeys rsaKeys,
                        boolean forceFullAuth) {
         this(user, host, password == null ? null : Credential.password(password), seed, secure, rsaKeys, forceFullAuth);
     }

@@ -69,6 +69,25 @@ class AuthExchangeTest {
     }
 
     @Test
+    void askingForAKeyNotMadeYetIsCostlyAndMakesIt() {
+        RsaKeys notMade = RsaKeys.generatedOnFirstUse();
+        byte[] requestKey = {CachingSha2Password.REQUEST_PUBLIC_KEY};
+        ServerAuthExchange plain = new ServerAuthExchange(PLUGINS,
+                new ServerLogin("app", "127.0.0.1", bytes("app"), seed, false, notMade, true), SHA2);
+        plain.start(SHA2, CachingSha2Password.scramble(bytes("app"), seed));
+
+        assertThat(plain.costly(requestKey)).as("the first request makes the pair").isTrue();
+        assertThat(notMade.ready()).as("asking whether it is costly makes nothing").isFalse();
+        ServerStep.Reply reply = (ServerStep.Reply) plain.onClientData(requestKey);
+
+        assertThat(notMade.ready()).isTrue();
+        String pem = new String(reply.payload(), 1, reply.payload().length - 1, StandardCharsets.US_ASCII);
+        assertThat(pem).isEqualTo(notMade.pair().publicKeyPem());
+        byte[] encrypted = RsaPasswordCipher.encrypt(bytes("app"), seed, notMade.pair().publicKey());
+        assertThat(plain.onClientData(encrypted)).isInstanceOf(ServerStep.Accept.class);
+    }
+
+    @Test
     void cachingSha2FullAuthWithConfiguredPublicKey() {
         InProcessLogin.Transcript t = login("app", SHA2, SHA2, ClientAuthOptions.plaintext(TestKeys.PAIR.publicKey()),
                 serverLogin("app", false, true));
@@ -87,7 +106,7 @@ class AuthExchangeTest {
 
     @Test
     void unknownUserGoesThroughTheSameExchangeAsAWrongPassword() {
-        ServerLogin ghost = new ServerLogin("ghost", "127.0.0.1", (byte[]) null, seed, false, TestKeys.PAIR, false);
+        ServerLogin ghost = new ServerLogin("ghost", "127.0.0.1", (byte[]) null, seed, false, TestKeys.KEYS, false);
         InProcessLogin.Transcript unknown = login("app", SHA2, SHA2, ClientAuthOptions.plaintext(true), ghost);
         InProcessLogin.Transcript wrong = login("wrong", SHA2, SHA2, ClientAuthOptions.plaintext(true), serverLogin("app", false, false));
         assertThat(unknown.clientEnd()).isEqualTo(new ClientStep.Rejected(1045, "28000",
@@ -245,7 +264,7 @@ class AuthExchangeTest {
     }
 
     private ServerLogin serverLogin(String password, boolean secure, boolean forceFullAuth) {
-        return new ServerLogin("app", "127.0.0.1", bytes(password), seed, secure, TestKeys.PAIR, forceFullAuth);
+        return new ServerLogin("app", "127.0.0.1", bytes(password), seed, secure, TestKeys.KEYS, forceFullAuth);
     }
 
     private ClientAuthExchange started() {

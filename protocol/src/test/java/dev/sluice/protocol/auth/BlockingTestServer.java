@@ -144,7 +144,7 @@ final class BlockingTestServer implements AutoCloseable {
         HandshakeResponse41 request = TestPackets.parseHandshakeResponse(response.payload());
         String password = passwords.get(request.username());
         ServerLogin login = new ServerLogin(request.username(), socket.getInetAddress().getHostAddress(),
-                password == null ? null : password.getBytes(StandardCharsets.UTF_8), seed, false, TestKeys.PAIR, forceFullAuth);
+                password == null ? null : password.getBytes(StandardCharsets.UTF_8), seed, false, TestKeys.KEYS, forceFullAuth);
         ServerAuthExchange exchange = new ServerAuthExchange(AuthPlugins.standard(), login, accountPlugin);
         List<String> packets = new ArrayList<>();
         int sequenceId = response.sequenceId() + 1;

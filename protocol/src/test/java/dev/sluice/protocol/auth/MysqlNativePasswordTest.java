@@ -95,7 +95,7 @@ class MysqlNativePasswordTest {
     @Test
     void serverRejectsUnknownUserLikeWrongPassword() {
         byte[] seed = AuthSeed.generate();
-        ServerLogin unknown = new ServerLogin("ghost", "localhost", (byte[]) null, seed, false, TestKeys.PAIR, false);
+        ServerLogin unknown = new ServerLogin("ghost", "localhost", (byte[]) null, seed, false, TestKeys.KEYS, false);
         ServerStep step = PLUGIN.startServer(unknown).onClientData(MysqlNativePassword.scramble(bytes("app"), seed));
         assertThat(step).isEqualTo(ServerStep.Reject.accessDenied("ghost", "localhost", true));
     }
@@ -103,16 +103,16 @@ class MysqlNativePasswordTest {
     @Test
     void serverHandlesEmptyResponses() {
         byte[] seed = AuthSeed.generate();
-        ServerLogin noPassword = new ServerLogin("anon", "h", new byte[0], seed, false, TestKeys.PAIR, false);
+        ServerLogin noPassword = new ServerLogin("anon", "h", new byte[0], seed, false, TestKeys.KEYS, false);
         assertThat(PLUGIN.startServer(noPassword).onClientData(new byte[0])).isInstanceOf(ServerStep.Accept.class);
         assertThat(PLUGIN.startServer(noPassword).onClientData(new byte[] {0})).isInstanceOf(ServerStep.Accept.class);
         assertThat(PLUGIN.startServer(noPassword).onClientData(MysqlNativePassword.scramble(bytes("x"), seed)))
                 .isEqualTo(ServerStep.Reject.accessDenied("anon", "h", true));
 
-        ServerLogin withPassword = new ServerLogin("app", "h", bytes("app"), seed, false, TestKeys.PAIR, false);
+        ServerLogin withPassword = new ServerLogin("app", "h", bytes("app"), seed, false, TestKeys.KEYS, false);
         assertThat(PLUGIN.startServer(withPassword).onClientData(new byte[0]))
                 .isEqualTo(ServerStep.Reject.accessDenied("app", "h", false));
-        ServerLogin unknown = new ServerLogin("ghost", "h", (byte[]) null, seed, false, TestKeys.PAIR, false);
+        ServerLogin unknown = new ServerLogin("ghost", "h", (byte[]) null, seed, false, TestKeys.KEYS, false);
         assertThat(PLUGIN.startServer(unknown).onClientData(new byte[0]))
                 .isEqualTo(ServerStep.Reject.accessDenied("ghost", "h", false));
     }
@@ -127,7 +127,7 @@ class MysqlNativePasswordTest {
     }
 
     private static ServerLogin login(String password, byte[] seed) {
-        return new ServerLogin("app", "localhost", bytes(password), seed, false, TestKeys.PAIR, false);
+        return new ServerLogin("app", "localhost", bytes(password), seed, false, TestKeys.KEYS, false);
     }
 
     private static byte[] bytes(String text) {

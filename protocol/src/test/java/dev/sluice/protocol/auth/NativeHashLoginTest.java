@@ -102,7 +102,7 @@ class NativeHashLoginTest {
     void aCachingSha2ClientIsSwitchedToNativeForAHashAccount() {
         byte[] seed = AuthSeed.generate();
         ServerLogin account = new ServerLogin("app", "10.0.0.7", Credential.parseNativeHash("*5BCB3E6AC345B435C7C2E6B7949A04CE6F6563D3"),
-                seed, false, TestKeys.PAIR, true);
+                seed, false, TestKeys.KEYS, true);
         ServerAuthExchange server = new ServerAuthExchange(PLUGINS, account, CachingSha2Password.NAME);
         ClientAuthExchange client = new ClientAuthExchange(PLUGINS, bytes("app"), ClientAuthOptions.plaintext(false));
 
@@ -133,7 +133,7 @@ class NativeHashLoginTest {
     void stageOneLogsIntoANativeServerThatKnowsThePassword() {
         byte[] seed = AuthSeed.generate();
         ServerAuthExchange server = new ServerAuthExchange(PLUGINS,
-                new ServerLogin("app", "10.0.0.7", bytes("app"), seed, false, TestKeys.PAIR, true), MysqlNativePassword.NAME);
+                new ServerLogin("app", "10.0.0.7", bytes("app"), seed, false, TestKeys.KEYS, true), MysqlNativePassword.NAME);
         ClientAuthExchange client = new ClientAuthExchange(PLUGINS,
                 new Credential.NativeStage1(sha1("app")), ClientAuthOptions.plaintext(false));
 
@@ -164,7 +164,7 @@ class NativeHashLoginTest {
     }
 
     private static ServerLogin login(Credential account, byte[] seed) {
-        return new ServerLogin("app", "10.0.0.7", account, seed, false, TestKeys.PAIR, true);
+        return new ServerLogin("app", "10.0.0.7", account, seed, false, TestKeys.KEYS, true);
     }
 
     private static byte[] bytes(String text) {

@@ -32,7 +32,7 @@ class PemKeysTest {
 
     @Test
     void generatedKeyRoundTrips() {
-        RsaKeyPair pair = RsaKeyPair.generate();
+        RsaKeyPair pair = RsaKeyPair.generate(RsaKeyPair.DEFAULT_BITS);
         assertThat(pair.publicKey().getModulus().bitLength()).isEqualTo(2048);
         assertThat(PemKeys.publicKeyFromPem(pair.publicKeyPem())).isEqualTo(pair.publicKey());
         assertThat(pair.toString()).isEqualTo("RsaKeyPair[2048 bits]");

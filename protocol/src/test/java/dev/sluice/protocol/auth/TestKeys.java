@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 final class TestKeys {
 
     static final RsaKeyPair PAIR = RsaKeyPair.fromPrivateKeyPem(resource("test-rsa-pkcs1.pem"));
+    static final RsaKeys KEYS = RsaKeys.of(PAIR);
 
     private TestKeys() {
     }

@@ -1,7 +1,7 @@
 package dev.sluice.proxy.admin;
 
 import dev.sluice.config.AdminConfig;
-import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.auth.RsaKeys;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.command.Replies;
 import io.netty.bootstrap.ServerBootstrap;
@@ -25,7 +25,7 @@ final class AdminSqlServer {
     private AdminSqlServer() {
     }
 
-    static Channel bind(EventLoopGroup group, Supplier<AdminConfig> config, RsaKeyPair rsaKeys, AdminCommands commands)
+    static Channel bind(EventLoopGroup group, Supplier<AdminConfig> config, RsaKeys rsaKeys, AdminCommands commands)
             throws InterruptedException {
         AdminConfig admin = config.get();
         // One admin listener's sessions number from 1, whatever other proxies run in this JVM.

@@ -8,7 +8,7 @@ import dev.sluice.protocol.ServerStatus;
 import dev.sluice.protocol.auth.AuthPlugins;
 import dev.sluice.protocol.auth.AuthSeed;
 import dev.sluice.protocol.auth.MysqlNativePassword;
-import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.auth.RsaKeys;
 import dev.sluice.protocol.auth.ServerAuthExchange;
 import dev.sluice.protocol.auth.ServerLogin;
 import dev.sluice.protocol.auth.ServerStep;
@@ -45,7 +45,7 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
     private enum Phase { RESPONSE, AUTH, COMMAND, CLOSED }
 
     private final Supplier<AdminConfig> config;
-    private final RsaKeyPair rsaKeys;
+    private final RsaKeys rsaKeys;
     private final AdminCommands commands;
     private final byte[] seed = AuthSeed.generate();
     private final long connectionId;
@@ -54,7 +54,7 @@ final class AdminSqlSession extends ChannelInboundHandlerAdapter {
     private String user;
     private int sequenceId;
 
-    AdminSqlSession(Supplier<AdminConfig> config, RsaKeyPair rsaKeys, AdminCommands commands, long connectionId) {
+    AdminSqlSession(Supplier<AdminConfig> config, RsaKeys rsaKeys, AdminCommands commands, long connectionId) {
         this.connectionId = connectionId;
         this.config = config;
         this.rsaKeys = rsaKeys;

@@ -3,7 +3,7 @@ package dev.sluice.proxy.auth;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.AuthPlugins;
-import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.auth.RsaKeys;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +19,7 @@ public final class ClientAuth {
 
     private final Supplier<SluiceConfig> config;
     private final AuthPlugins plugins;
-    private final RsaKeyPair rsaKeys;
+    private final RsaKeys rsaKeys;
     private final AuthWork work;
     private final FailedLogins failedLogins;
     /**
@@ -29,7 +29,7 @@ public final class ClientAuth {
      */
     private final Set<String> sha2Cache = ConcurrentHashMap.newKeySet();
 
-    public ClientAuth(Supplier<SluiceConfig> config, AuthPlugins plugins, RsaKeyPair rsaKeys, AuthWork work,
+    public ClientAuth(Supplier<SluiceConfig> config, AuthPlugins plugins, RsaKeys rsaKeys, AuthWork work,
                       FailedLogins failedLogins) {
         this.config = config;
         this.plugins = plugins;
@@ -47,7 +47,7 @@ public final class ClientAuth {
         return plugins;
     }
 
-    public RsaKeyPair rsaKeys() {
+    public RsaKeys rsaKeys() {
         return rsaKeys;
     }
 

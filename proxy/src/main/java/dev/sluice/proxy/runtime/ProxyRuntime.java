@@ -4,7 +4,7 @@ import dev.sluice.config.BackendConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.protocol.auth.AuthPlugins;
-import dev.sluice.protocol.auth.RsaKeyPair;
+import dev.sluice.protocol.auth.RsaKeys;
 import dev.sluice.proxy.auth.AuthWork;
 import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.auth.FailedLogins;
@@ -58,7 +58,7 @@ public final class ProxyRuntime {
     private final BackendConnector connector;
     private final KillConnections killConnections = new KillConnections();
     private final AuthWork authWork = AuthWork.forThisMachine();
-    private final RsaKeyPair rsaKeys;
+    private final RsaKeys rsaKeys;
     private final SslContext backendTls;
     private final ClientConnections clients = new ClientConnections();
     private final ProxyStats stats = new ProxyStats();
@@ -77,7 +77,7 @@ public final class ProxyRuntime {
     private final SessionServices sessionServices;
     private final LoginServices loginServices;
 
-    public ProxyRuntime(SluiceConfig config, Router router, BackendConnector connector, RsaKeyPair rsaKeys,
+    public ProxyRuntime(SluiceConfig config, Router router, BackendConnector connector, RsaKeys rsaKeys,
                         SslContext clientTls, SslContext backendTls) {
         this.config = config;
         this.router = router;
@@ -181,7 +181,7 @@ public final class ProxyRuntime {
     }
 
     /** The proxy's RSA key pair (the admin port's logins use it too). */
-    public RsaKeyPair rsaKeys() {
+    public RsaKeys rsaKeys() {
         return rsaKeys;
     }
 
