@@ -37,7 +37,8 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
     final PacketScanner scanner;
     /** Kept in a field: a method reference made on every read would be an allocation per read. */
     private final PacketScanner.Visitor packetVisitor = this::onPacket;
-    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+    /** Room for two at first (it grows): the default 16 slots cost every held connection 56 bytes. */
+    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>(2);
     private long threadId = -1;
 
     private ResponseListener listener;

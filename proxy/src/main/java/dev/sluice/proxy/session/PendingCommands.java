@@ -16,7 +16,8 @@ import java.util.ArrayDeque;
  */
 final class PendingCommands {
 
-    private final ArrayDeque<ByteBuf> packets = new ArrayDeque<>();
+    /** Room for two at first (it grows): the default 16 slots cost every session 56 bytes. */
+    private final ArrayDeque<ByteBuf> packets = new ArrayDeque<>(2);
     private final MemoryBudget budget;
     /** Bytes of a command of 16 MiB or more held here, counted in {@link #budget}. */
     private long held;

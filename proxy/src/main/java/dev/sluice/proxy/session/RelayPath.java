@@ -47,9 +47,12 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
      * sql_mode is not seen here.
      */
     private StatementContext sql;
-    /** The contexts of the commands whose responses are still to come, in order. */
-    private final ArrayDeque<StatementContext> inFlight = new ArrayDeque<>();
-    private final ArrayDeque<StatementContext> spare = new ArrayDeque<>();
+    /**
+     * The contexts of the commands whose responses are still to come, in order. Both deques start
+     * with room for two and grow: the default 16 slots cost every session 56 bytes each.
+     */
+    private final ArrayDeque<StatementContext> inFlight = new ArrayDeque<>(2);
+    private final ArrayDeque<StatementContext> spare = new ArrayDeque<>(2);
     private CommandSession session;
     private Channel client;
     /** Who the session is logged in as: the KILL ownership check reads it, a COM_CHANGE_USER changes it. */
