@@ -134,8 +134,7 @@ public final class ProxyServer implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel channel) {
                         SluiceConfig current = runtime.config();
-                        HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake(),
-                                current.timeouts().clientIdle());
+                        HandshakeTimeout timeout = new HandshakeTimeout(current.timeouts().handshake());
                         LoginServices logins = runtime.loginServices();
                         ProxyHeaders.install(channel, current, runtime.stats());
                         if (logins.clientTls() != null) {

@@ -323,7 +323,6 @@ public final class PassThroughLogin extends ChannelInboundHandlerAdapter {
         clientCtx.writeAndFlush(frame.retain());
         clientCtx.pipeline().replace(this, "session", new dev.sluice.proxy.session.CommandPhase(services.sessions(),
                 clientCtx.channel(), -1, dev.sluice.proxy.session.RelayPath.passThrough(connection, username)));
-        timeout.sessionStarted(clientCtx);
         LoginPacketLimit.afterLogin(clientCtx, services.config().get().limits().maxPacketSize());
     }
 

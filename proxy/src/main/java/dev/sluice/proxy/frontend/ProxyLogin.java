@@ -273,7 +273,6 @@ public final class ProxyLogin extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(Replies.ok(ctx.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
         ctx.pipeline().replace(this, "session", new CommandPhase(services.sessions(), ctx.channel(),
                 connectionId, path));
-        timeout.sessionStarted(ctx);
         LoginPacketLimit.afterLogin(ctx, services.config().get().limits().maxPacketSize());
         ctx.channel().config().setAutoRead(true);
     }

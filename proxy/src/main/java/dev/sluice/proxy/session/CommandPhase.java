@@ -20,7 +20,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.timeout.IdleStateEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +46,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
     private final PendingCommands queue;
     private final CommandFrames frames;
     private final ClientReads reads;
+    private IdleClientWatch idleWatch;
 
     private boolean ended;
     private boolean finished;
@@ -83,6 +83,11 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
     // ---- reading the client ----
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        idleWatch = IdleClientWatch.start(ctx.executor(), services.config().get().timeouts().clientIdle(), this::endIfIdle);
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
         if (ended) {
@@ -111,6 +116,7 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        idleWatch.read();
         path.flush();
     }
 
@@ -301,6 +307,9 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
             return;
         }
         finished = true;
+        if (idleWatch != null) {
+            idleWatch.stop();
+        }
         if (connectionId >= 0) {
             services.kills().sessions().unregister(connectionId, view);
         } else {
@@ -330,12 +339,17 @@ public final class CommandPhase extends ChannelInboundHandlerAdapter implements 
             }
             return;
         }
-        if (evt instanceof IdleStateEvent && idle && !ended) {
-            end(0, Replies.IDLE_TIMEOUT, "HY000", "The client was disconnected by the server because of inactivity"
-                    + " (client_idle: " + services.config().get().timeouts().clientIdle() + ")");
-            return;
-        }
         ctx.fireUserEventTriggered(evt);
+    }
+
+    /** client_idle passed without a byte from the client: the session ends unless something of its is out. */
+    private boolean endIfIdle() {
+        if (ended || path.busy() || path.pending() > 0) {
+            return ended;
+        }
+        end(0, Replies.IDLE_TIMEOUT, "HY000", "The client was disconnected by the server because of inactivity"
+                + " (client_idle: " + services.config().get().timeouts().clientIdle() + ")");
+        return true;
     }
 
     @Override

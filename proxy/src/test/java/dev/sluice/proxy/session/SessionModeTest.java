@@ -18,10 +18,10 @@ import dev.sluice.proxy.testing.Written;
 import dev.sluice.proxy.testing.CapturedExchanges.Exchange;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -290,15 +290,23 @@ class SessionModeTest {
 
     @Test
     void anIdleTimeoutEndsOnlyASessionWithNothingOut() {
+        session.client.freezeTime();
         pooled(TEXT);
         Exchange query = TEXT.all().get(0);
+        session.client.advanceTimeBy(30, TimeUnit.MINUTES);
         session.send(query.request());
-        session.client.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_ALL_IDLE_STATE_EVENT);
-        assertThat(session.client.isOpen()).as("a statement is out").isTrue();
+        session.client.advanceTimeBy(31, TimeUnit.MINUTES);
+        session.client.runScheduledPendingTasks();
+        assertThat(session.client.isOpen()).as("the client sent a statement 31 minutes ago").isTrue();
+
+        session.client.advanceTimeBy(2, TimeUnit.HOURS);
+        session.client.runScheduledPendingTasks();
+        assertThat(session.client.isOpen()).as("its statement is still out").isTrue();
 
         server.writeInbound(Unpooled.wrappedBuffer(query.response()));
         assertThat(session.toClient()).isEqualTo(query.response());
-        session.client.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_ALL_IDLE_STATE_EVENT);
+        session.client.advanceTimeBy(1, TimeUnit.HOURS);
+        session.client.runScheduledPendingTasks();
         ErrPacket err = err(session.toClient());
         assertThat(err.errorCode()).isEqualTo(4031);
         assertThat(err.errorMessage()).contains("inactivity (client_idle: PT1H)");
