@@ -134,8 +134,14 @@ public record SluiceConfig(
         return users.isEmpty();
     }
 
+    /** Looked up at every login: a loop, as a stream's pipeline is two dozen methods for the JIT to compile. */
     public Optional<UserConfig> user(String name) {
-        return users.stream().filter(u -> u.name().equals(name)).findFirst();
+        for (UserConfig user : users) {
+            if (user.name().equals(name)) {
+                return Optional.of(user);
+            }
+        }
+        return Optional.empty();
     }
 
     public Optional<BackendConfig> backend(String name) {
@@ -194,7 +200,12 @@ public record SluiceConfig(
 
     /** Whether a client connecting from {@code address} must start with a PROXY protocol header. */
     public boolean proxyProtocolTrusted(java.net.InetAddress address) {
-        return proxyProtocolNetworks.stream().anyMatch(n -> n.contains(address));
+        for (IpNetwork network : proxyProtocolNetworks) {
+            if (network.contains(address)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public SluiceConfig withRouting(RoutingConfig newRouting) {

@@ -30,13 +30,25 @@ public sealed interface ServerStep {
      */
     record Accept(List<byte[]> sendBeforeOk, Credential credential) implements ServerStep {
         public Accept {
-            sendBeforeOk = sendBeforeOk.stream().map(byte[]::clone).toList();
+            sendBeforeOk = copies(sendBeforeOk);
             java.util.Objects.requireNonNull(credential, "credential");
         }
 
         @Override
         public List<byte[]> sendBeforeOk() {
-            return sendBeforeOk.stream().map(byte[]::clone).toList();
+            return copies(sendBeforeOk);
+        }
+
+        /** Made at every login, mostly empty: a loop, not a stream's pipeline for the JIT to compile. */
+        private static List<byte[]> copies(List<byte[]> payloads) {
+            if (payloads.isEmpty()) {
+                return List.of();
+            }
+            byte[][] copies = new byte[payloads.size()][];
+            for (int i = 0; i < copies.length; i++) {
+                copies[i] = payloads.get(i).clone();
+            }
+            return List.of(copies);
         }
     }
 
