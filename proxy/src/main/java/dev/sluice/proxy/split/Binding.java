@@ -17,8 +17,11 @@ import java.util.function.Consumer;
 final class Binding {
 
     private final EnumSet<PinReason> pins = EnumSet.noneOf(PinReason.class);
-    /** The statements with a cursor open on the connection (PinReason.OPEN_CURSOR while any is). */
-    private final Set<ProxyStatement> openCursors = new java.util.HashSet<>();
+    /**
+     * The statements with a cursor open on the connection (PinReason.OPEN_CURSOR while any is); the
+     * shared empty set until one opens.
+     */
+    private Set<ProxyStatement> openCursors = java.util.Collections.emptySet();
     private final Consumer<PinReason> onPinned;
     private TrackedConnection connection;
     private BackendPool pool;
@@ -178,6 +181,9 @@ final class Binding {
         }
         if (statement != null) {
             if (response.cursorExists()) {
+                if (!(openCursors instanceof java.util.HashSet)) {
+                    openCursors = new java.util.HashSet<>();
+                }
                 openCursors.add(statement);
             } else if (command == Commands.COM_STMT_EXECUTE || command == Commands.COM_STMT_RESET && !response.isError()
                     || command == Commands.COM_STMT_FETCH && response.lastRowSent()) {

@@ -31,7 +31,8 @@ final class LastInsertId {
     private boolean exact;
     /** The connection's value before the session's statements there, or UNKNOWN_ID. */
     private long prior;
-    private final long[] reported = new long[REPORTED_KEPT];
+    /** Made at the first id reported: most sessions never insert into an AUTO_INCREMENT table. */
+    private long[] reported;
     private int reportedCount;
 
     /** The session starts over (COM_RESET_CONNECTION, COM_CHANGE_USER): the server's value is 0 again. */
@@ -71,6 +72,9 @@ final class LastInsertId {
         }
         exact |= setsExpr;
         if (response.lastInsertId() > 0) {
+            if (reported == null) {
+                reported = new long[REPORTED_KEPT];
+            }
             reported[reportedCount % REPORTED_KEPT] = response.lastInsertId();
             reportedCount++;
         }

@@ -26,8 +26,8 @@ final class ReadBacks {
     private boolean collationUnknown;
     /** The response in flight reported the session's last_gtid. */
     private boolean gtidReported;
-    /** The system variables the response in flight reported, lower case. */
-    private final Set<String> reportedVariables = new HashSet<>();
+    /** The system variables the response in flight reported, lower case; the shared empty set until one is. */
+    private Set<String> reportedVariables = java.util.Collections.emptySet();
 
     ReadBacks(SessionVariables desired, ReadYourWrites readYourWrites) {
         this.desired = desired;
@@ -45,6 +45,9 @@ final class ReadBacks {
         gtidReported |= tracked.gtidReported();
         for (SessionStateChange change : changes) {
             if (change instanceof SessionStateChange.SystemVariable variable) {
+                if (!(reportedVariables instanceof HashSet)) {
+                    reportedVariables = new HashSet<>();
+                }
                 reportedVariables.add(variable.name().toLowerCase(Locale.ROOT));
             }
         }

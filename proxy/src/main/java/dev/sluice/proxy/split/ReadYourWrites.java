@@ -39,11 +39,15 @@ final class ReadYourWrites {
      * transaction and not an earlier one). Null before the first write.
      */
     private GtidMark own;
-    private final Set<Backend> caughtUp = new HashSet<>();
+    /**
+     * Both collections stay the shared empty ones until a session needs them: most sessions never
+     * do, and a held split session's heap is counted in hundreds of bytes.
+     */
+    private Set<Backend> caughtUp = java.util.Collections.emptySet();
     /** The writes the last {@link #mustWait} found the replica must have. */
     private GtidMark awaited = GtidPosition.EMPTY;
     /** Replicas that failed to catch up in time lately, with when: reads skip them for a while. */
-    private final java.util.Map<Backend, Long> slow = new java.util.HashMap<>();
+    private java.util.Map<Backend, Long> slow = java.util.Collections.emptyMap();
     private static final long SLOW_FOR_NANOS = 1_000_000_000L;
 
     ReadYourWrites(RoutingConfig routing, AcknowledgedWrites shared, Supplier<String> user) {
@@ -141,6 +145,9 @@ final class ReadYourWrites {
 
     void caughtUp(Backend replica) {
         if (scope == ReadYourWritesScope.SESSION) {
+            if (!(caughtUp instanceof HashSet)) {
+                caughtUp = new HashSet<>();
+            }
             caughtUp.add(replica);
         } else {
             shared.caughtUp(replica, awaited);
@@ -153,6 +160,9 @@ final class ReadYourWrites {
 
     /** The replica did not get to the session's last write in time: it is skipped for a second. */
     void tooSlow(Backend replica, long nowNanos) {
+        if (!(slow instanceof java.util.HashMap)) {
+            slow = new java.util.HashMap<>();
+        }
         slow.put(replica, nowNanos);
     }
 

@@ -7,6 +7,7 @@ import dev.sluice.proxy.backend.TrackedConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,8 @@ final class SplitStatements {
     /** Offset of the statement id in a COM_STMT_* frame and in COM_STMT_PREPARE_OK. */
     private static final int ID_OFFSET = Packet.HEADER_SIZE + 1;
 
-    private final Map<Long, ProxyStatement> byId = new HashMap<>();
+    /** The shared empty map until the session prepares a statement: most never do. */
+    private Map<Long, ProxyStatement> byId = Collections.emptyMap();
     private long nextId = 1;
     private long pendingId = -1;
     private ProxyStatement lastPrepared;
@@ -85,6 +87,9 @@ final class SplitStatements {
         }
         ProxyStatement statement = new ProxyStatement(pendingId, sql, route, response.params(), response.columns());
         pendingId = -1;
+        if (!(byId instanceof HashMap)) {
+            byId = new HashMap<>();
+        }
         byId.put(statement.id, statement);
         ConnectionStatements.on(connection).add(statement, response.statementId());
         lastPrepared = statement;
