@@ -27,7 +27,8 @@ public final class RsaKeys {
 
     /** A pair loaded or made elsewhere (e.g. from the backends' private_key.pem). */
     public static RsaKeys of(RsaKeyPair pair) {
-        return new RsaKeys(pair.publicKey().getModulus().bitLength(), Objects.requireNonNull(pair, "pair"));
+        Objects.requireNonNull(pair, "pair");
+        return new RsaKeys(pair.publicKey().getModulus().bitLength(), pair);
     }
 
     /** True once the pair exists: using it then costs a decryption, not a key generation. */
