@@ -1,8 +1,9 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.protocol.response.Response;
-import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.SessionVariables;
+import dev.sluice.proxy.backend.TrackedConnection;
+import dev.sluice.proxy.sql.InsertLiterals;
 
 /**
  * LAST_INSERT_ID() belongs to the session, but a split session's statements run on many
@@ -13,10 +14,14 @@ import dev.sluice.proxy.backend.SessionVariables;
  *
  * <p>The OK of an insert cannot tell a generated id from one the statement gave (an explicit
  * value, or the row an ON DUPLICATE KEY UPDATE updated): only the first changes LAST_INSERT_ID().
- * So after an OK with an id the connection is asked, once, before it goes back to its pool or a
- * statement reads the value ({@link #unresolvedOn}): the session keeps its connection for one
- * statement after any insert id anyway (what ROW_COUNT() and SHOW WARNINGS ask), so the question
- * never costs the client a round trip of its own and never hides what the insert left there.
+ * An insert of literal rows none of whose literals could have given the reported id generated it
+ * ({@link InsertLiterals}). After any other OK with an id the connection is asked, once, before it
+ * goes back to its pool or a statement reads the value ({@link #unresolvedOn}): the session keeps
+ * its connection for one statement after any insert id anyway (what ROW_COUNT() and SHOW WARNINGS
+ * ask), so the question never costs the client a round trip of its own and never hides what the
+ * insert left there. A statement the proxy cannot see into can still give an id the text does
+ * not hold (a BEFORE INSERT trigger setting it): LAST_INSERT_ID() is then not the new row's on
+ * the server either, and the session is given the reported id.
  */
 final class LastInsertId {
 
@@ -62,6 +67,17 @@ final class LastInsertId {
         boolean setsExpr = !response.isError() && route.pins().contains(PinReason.LAST_INSERT_ID);
         boolean mayChange = setsExpr || response.lastInsertId() > 0 || route.callsProcedure() || route.multiStatement();
         if (!mayChange) {
+            return;
+        }
+        long id = response.lastInsertId();
+        if (id > 0 && !setsExpr && !route.callsProcedure() && !route.multiStatement()
+                && route.insertLiterals() != null && !route.insertLiterals().couldStore(id)) {
+            // No literal of the statement could have given this id: generated, so it is
+            // LAST_INSERT_ID() now, on the connection and for the session, whatever came before.
+            value = id;
+            unresolvedAt = NONE;
+            reportedCount = 0;
+            state.lastInsertId(id);
             return;
         }
         if (unresolvedAt == NONE) {

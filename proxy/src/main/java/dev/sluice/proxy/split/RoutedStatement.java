@@ -1,5 +1,6 @@
 package dev.sluice.proxy.split;
 
+import dev.sluice.proxy.sql.InsertLiterals;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -32,6 +33,9 @@ import java.util.Set;
  * @param savepoint     SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO SAVEPOINT
  * @param needsPrimaryTransaction in a READ ONLY transaction on a replica it cannot run there as
  *                      on the primary (it may write, or makes state that outlives the transaction)
+ * @param insertLiterals an INSERT or REPLACE of literal rows: the values it could give an
+ *                      AUTO_INCREMENT column itself (an id reported beyond them was generated);
+ *                      null for other statements
  */
 public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason> releases,
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
@@ -39,11 +43,11 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
                               boolean readsLastInsertId, boolean callsProcedure,
                               boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet,
                               boolean keepsDiagnostics, boolean multiStatement, boolean savepoint,
-                              boolean needsPrimaryTransaction) {
+                              boolean needsPrimaryTransaction, InsertLiterals insertLiterals) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false, false, List.of(), false, false, false, false);
+            true, false, false, false, false, false, false, false, List.of(), false, false, false, false, null);
 
     /**
      * This statement, sent to the primary: where a cursor it opens may stay open while the session
@@ -53,7 +57,15 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
         return target == Target.PRIMARY ? this : new RoutedStatement(Target.PRIMARY, pins, releases, readOnlyTransaction,
                 keepForNext, write, readsLastConnection, effectsInText, changesRows, readsLastInsertId, callsProcedure,
                 scopedVariables, commitsFirst, sessionVariablesSet, keepsDiagnostics, multiStatement, savepoint,
-                needsPrimaryTransaction);
+                needsPrimaryTransaction, insertLiterals);
+    }
+
+    /** This statement, with the literals {@link InsertLiterals#read} found in its text. */
+    RoutedStatement withInsertLiterals(InsertLiterals literals) {
+        return literals == null ? this : new RoutedStatement(target, pins, releases, readOnlyTransaction, keepForNext,
+                write, readsLastConnection, effectsInText, changesRows, readsLastInsertId, callsProcedure,
+                scopedVariables, commitsFirst, sessionVariablesSet, keepsDiagnostics, multiStatement, savepoint,
+                needsPrimaryTransaction, literals);
     }
 
     public RoutedStatement {

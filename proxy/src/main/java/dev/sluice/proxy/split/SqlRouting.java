@@ -7,6 +7,7 @@ import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.Classification;
 import dev.sluice.proxy.sql.Digest;
+import dev.sluice.proxy.sql.InsertLiterals;
 import dev.sluice.proxy.sql.RoutingHint;
 import dev.sluice.proxy.sql.SessionEffect;
 import dev.sluice.proxy.sql.SetAssignment;
@@ -53,7 +54,12 @@ final class SqlRouting {
         if (classification.hint() == RoutingHint.NONE && !rules.isEmpty()) {
             ruled = firstMatch(rules, bytes, start, length, sql);
         }
-        return route(classification, ruled);
+        RoutedStatement routed = route(classification, ruled);
+        if (classification.kind() == StatementKind.INSERT || classification.kind() == StatementKind.REPLACE) {
+            // Read again for its literals only when it may report an id: LastInsertId needs them.
+            routed = routed.withInsertLiterals(InsertLiterals.read(bytes, start, length, sql.charset(), sql.sqlMode()));
+        }
+        return routed;
     }
 
     /** The route of the first rule the statement matches (by text or by digest), or null. */
@@ -176,6 +182,6 @@ final class SqlRouting {
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
                 c.setStatementFor(), commitsFirst, sessionVariablesSet(c),
                 c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ), c.kind() == StatementKind.MULTI,
-                savepoint, needsPrimaryTransaction);
+                savepoint, needsPrimaryTransaction, null);
     }
 }

@@ -107,6 +107,43 @@ class LastInsertIdIT {
         }
     }
 
+    /**
+     * A generated id is known from the insert's text: no literal in it could have given the id, so
+     * the connection is not asked (the pool's one connection counts the SELECTs it ran). An id a
+     * literal could have given, as a number or as a string, is asked about as before.
+     */
+    @Test
+    void anIdNoLiteralCouldGiveIsKnownWithoutAsking() throws SQLException {
+        try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sa = a.createStatement();
+             Connection b = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sb = b.createStatement()) {
+            long before = selectsRun(sa);
+            sa.executeUpdate("INSERT INTO insert_ids (v) VALUES (11)");
+            sa.executeQuery("SELECT 1").close();
+            sa.executeUpdate("INSERT INTO insert_ids VALUES (NULL, 12), (NULL, 13)");
+            sa.executeQuery("SELECT 1").close();
+            assertThat(selectsRun(sa) - before).as("SELECTs the connection ran: the client's two, no question").isEqualTo(2);
+            sb.executeUpdate("INSERT INTO insert_ids (v) VALUES (14)");
+            long generated = one(sa, "SELECT LAST_INSERT_ID()");
+            assertThat(generated).as("a's first id of its two-row insert").isLessThan(one(sb, "SELECT LAST_INSERT_ID()"));
+
+            sa.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (" + (generated + 1000) + ", 15)");
+            sa.executeQuery("SELECT 1").close();
+            sa.executeUpdate("INSERT INTO insert_ids VALUES ('" + (generated + 1001) + "', 16)");
+            sa.executeQuery("SELECT 1").close();
+            sb.executeUpdate("INSERT INTO insert_ids (v) VALUES (17)");
+            assertThat(one(sa, "SELECT LAST_INSERT_ID()")).as("explicit ids, as a number and as a string, change nothing")
+                    .isEqualTo(generated);
+        }
+    }
+
+    /** Com_select of the connection the statement runs on: the pool's only one. */
+    private static long selectsRun(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SHOW SESSION STATUS LIKE 'Com_select'")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(2);
+        }
+    }
+
     @Test
     void aResetSessionStartsFromZero() throws SQLException {
         try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = a.createStatement()) {
