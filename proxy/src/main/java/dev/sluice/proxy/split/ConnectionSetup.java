@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * Makes a backend connection fit for a session's next statement, in as few round trips as the
  * differences need: wait until a replica has the session's last write (read_your_writes: gtid),
- * select the session's schema, replay its session variables, prepare its statement there. Each
- * step is skipped when the connection is already right.
+ * select the session's schema, replay its session variables, prepare its statement there (in the
+ * schema the client prepared it in). Each step is skipped when the connection is already right.
  */
 final class ConnectionSetup {
 
@@ -131,15 +131,37 @@ final class ConnectionSetup {
             outcome.ready();
             return;
         }
+        String here = connection.state().schema();
+        String preparedIn = statement.schema;
+        if (here == null || preparedIn == null || preparedIn.equals(here)) {
+            sendPrepare(outcome::ready);
+            return;
+        }
+        // Prepared before a USE: the server runs it in the schema it was prepared in; the
+        // connection then goes back to the session's schema for what comes after it.
+        useSchema(preparedIn, () -> sendPrepare(() -> useSchema(here, outcome::ready)));
+    }
+
+    private void sendPrepare(Runnable then) {
         connection.sendOwn(OwnCommands.stmtPrepare(connection.channel().alloc(), statement.sql), Commands.COM_STMT_PREPARE,
                 response -> {
                     if (response.isError()) {
                         outcome.failed(response.errorCode(), response.sqlState(), response.errorMessage());
                     } else {
                         ConnectionStatements.on(connection).add(statement, response.statementId());
-                        outcome.ready();
+                        then.run();
                     }
                 });
+    }
+
+    /** Selects {@code schema} on the connection, then goes on; where it is gone, stays where it is. */
+    private void useSchema(String schema, Runnable then) {
+        connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), schema), Commands.COM_INIT_DB, response -> {
+            if (!response.isError()) {
+                connection.state().schema(schema);
+            }
+            then.run();
+        });
     }
 
     /**

@@ -12,6 +12,11 @@ final class ProxyStatement {
 
     final long id;
     final byte[] sql;
+    /**
+     * The schema it was prepared in, or null: the server runs a prepared statement there whatever
+     * USE came later, so a connection preparing it again must be there too.
+     */
+    final String schema;
     final RoutedStatement route;
     final int params;
     final int columns;
@@ -21,9 +26,10 @@ final class ProxyStatement {
     /** Connections that have been sent this statement's types since it was prepared there. */
     private final Map<TrackedConnection, Boolean> typesSent = new HashMap<>();
 
-    ProxyStatement(long id, byte[] sql, RoutedStatement route, int params, int columns) {
+    ProxyStatement(long id, byte[] sql, String schema, RoutedStatement route, int params, int columns) {
         this.id = id;
         this.sql = sql;
+        this.schema = schema;
         this.route = route;
         this.params = params;
         this.columns = columns;

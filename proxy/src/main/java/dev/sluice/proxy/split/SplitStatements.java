@@ -85,7 +85,8 @@ final class SplitStatements {
         } finally {
             payload.release();
         }
-        ProxyStatement statement = new ProxyStatement(pendingId, sql, route, response.params(), response.columns());
+        ProxyStatement statement = new ProxyStatement(pendingId, sql, connection.state().schema(), route,
+                response.params(), response.columns());
         pendingId = -1;
         if (!(byId instanceof HashMap)) {
             byId = new HashMap<>();

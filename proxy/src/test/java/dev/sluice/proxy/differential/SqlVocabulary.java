@@ -148,7 +148,7 @@ final class SqlVocabulary {
 
     List<String> write() {
         int k = newKey();
-        String statement = switch (random.nextInt(11)) {
+        String statement = switch (random.nextInt(12)) {
             case 0, 1 -> "INSERT INTO t (k, v, d, ts) VALUES (" + k + ", " + tag() + ", 12.5, '2024-01-02 03:04:05')";
             case 2 -> "INSERT INTO t (k, v) VALUES (" + k + ", " + tag() + "), (" + newKey() + ", " + tag() + ")";
             case 3 -> "INSERT INTO t (k, v) VALUES (1, 'odku') ON DUPLICATE KEY UPDATE v = CONCAT(v, '!')";
@@ -158,6 +158,8 @@ final class SqlVocabulary {
             case 7 -> "INSERT INTO t (k, v) VALUES (" + k + ", REPEAT('x', 40))";
             case 8 -> "INSERT INTO t (k, d) VALUES (" + k + ", 1/0)";
             case 9 -> "UPDATE t SET v = 'all'";
+            // An id the statement gives: LAST_INSERT_ID() stays what the session generated last.
+            case 10 -> "INSERT INTO t (id, k, v) VALUES (" + (100_000 + k) + ", " + k + ", " + tag() + ")";
             default -> "INSERT INTO t (k, v) SELECT k + 1000, v FROM t WHERE k < 5";
         };
         return switch (followUps ? random.nextInt(8) : 7) {
