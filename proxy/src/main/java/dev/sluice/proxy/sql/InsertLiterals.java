@@ -54,7 +54,8 @@ public final class InsertLiterals {
         // Executable comments are read as code: what they hold may run.
         lexer.reset(text, mode.noBackslashEscapes(), mode.ansiQuotes(), true);
         TokenType first = lexer.next();
-        if (first != TokenType.WORD || !(is(text, lexer, "INSERT") || is(text, lexer, "REPLACE"))) {
+        Keyword verb = first == TokenType.WORD ? Keyword.byId(wordId(text, lexer)) : null;
+        if (verb != Keyword.INSERT && verb != Keyword.REPLACE) {
             return null;
         }
         if (!headUpToValues(text, lexer)) {
@@ -93,10 +94,12 @@ public final class InsertLiterals {
                     if (depth == 0) {
                         return null; // ON DUPLICATE KEY UPDATE, RETURNING...: not read
                     }
-                    if (is(text, lexer, "NULL") || is(text, lexer, "DEFAULT")) {
+                    int id = wordId(text, lexer);
+                    String word = id < 0 ? "" : KeywordTable.word(id);
+                    if (word.equals("NULL") || word.equals("DEFAULT")) {
                         continue;
                     }
-                    value = is(text, lexer, "TRUE") ? 1 : is(text, lexer, "FALSE") ? 0 : -1;
+                    value = word.equals("TRUE") ? 1 : word.equals("FALSE") ? 0 : -1;
                 }
                 default -> value = -1;
             }
@@ -115,11 +118,11 @@ public final class InsertLiterals {
         for (TokenType t = lexer.next(); t != TokenType.END; t = lexer.next()) {
             switch (t) {
                 case WORD -> {
-                    if (is(text, lexer, "VALUES") || is(text, lexer, "VALUE")) {
+                    Keyword word = Keyword.byId(wordId(text, lexer));
+                    if (word == Keyword.VALUES || word == Keyword.VALUE) {
                         return true;
                     }
-                    if (is(text, lexer, "SET") || is(text, lexer, "SELECT") || is(text, lexer, "WITH")
-                            || is(text, lexer, "TABLE")) {
+                    if (word == Keyword.SET || word == Keyword.SELECT || word == Keyword.WITH || word == Keyword.TABLE) {
                         return false;
                     }
                 }
@@ -189,16 +192,8 @@ public final class InsertLiterals {
         return value * 10 + (digit - '0');
     }
 
-    private static boolean is(CharSequence text, SqlLexer lexer, String word) {
-        int start = lexer.start();
-        if (lexer.end() - start != word.length()) {
-            return false;
-        }
-        for (int i = 0; i < word.length(); i++) {
-            if ((text.charAt(start + i) & ~0x20) != word.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
+    /** The keyword table's id of the word the lexer is on, or -1. */
+    private static int wordId(CharSequence text, SqlLexer lexer) {
+        return KeywordTable.lookup(text, lexer.start(), lexer.end(), lexer.wordHash());
     }
 }
