@@ -24,6 +24,9 @@ final class Aftermath {
                 != null;
         binding.afterResponse(command.code(), command.route(), command.statement(), response, prepared);
         state.lastInsertId.afterResponse(command.route(), response, binding.connection(), binding.holdCount());
+        if (!command.route().tableFree() || response.isError() || response.warnings() > 0) {
+            state.foreignDiagnostics = false;
+        }
         boolean onReplica = ranOn != null && !ranOn.isPrimary();
         state.carriedError.afterResponse(response, onReplica);
         state.replicaTransaction.afterStatement(binding.inTransaction() && onReplica, command.route(),

@@ -41,6 +41,12 @@ final class Binding {
      * not hold the pool's connections.
      */
     private boolean keepBriefly;
+    /**
+     * What {@link #keepIfAsked} keeps has had a read that names no table run past it: kept for the
+     * next statement, but given back after a short idle time like a row count, so that a session
+     * that pings (SELECT 1) after a warning does not hold the connection for good.
+     */
+    private boolean keptPastRead;
     private long holds;
 
     Binding(Consumer<PinReason> onPinned) {
@@ -122,14 +128,16 @@ final class Binding {
             give(false);
         }
         keepIfAsked = keepIfAsked && connection != null && next.keepsDiagnostics();
+        keptPastRead = keepIfAsked && (keptPastRead || !next.readsLastConnection());
         keepBriefly = false;
     }
 
     /** Whether {@link #releaseUnlessAskedFor} gives the connection back before {@code next}. */
     boolean releasesBefore(RoutedStatement next, boolean preparedStatement) {
         // Kept for what the last statement left, a prepared statement's command stays where it is
-        // prepared; kept only for a row count, the connection goes whatever comes.
-        boolean kept = keepIfAsked ? !preparedStatement : keepBriefly;
+        // prepared, and a read that names no table runs there and leaves it in place; kept only
+        // for a row count, the connection goes whatever comes.
+        boolean kept = keepIfAsked ? !preparedStatement && !next.keepsDiagnostics() : keepBriefly;
         return connection != null && kept && !next.readsLastConnection() && !inTransaction && pins.isEmpty()
                 && !keepForNext;
     }
@@ -140,6 +148,7 @@ final class Binding {
      */
     void stayFor(RoutedStatement next) {
         keepIfAsked = next.keepsDiagnostics();
+        keptPastRead = false;
         keepBriefly = false;
     }
 
@@ -164,7 +173,10 @@ final class Binding {
             inTransaction = response.inTransaction();
         }
         keepForNext = prepared;
-        keepIfAsked = keepIfAsked || response.warnings() > 0 || response.isError() || route.keepForNext();
+        if (response.warnings() > 0 || response.isError() || route.keepForNext()) {
+            keepIfAsked = true;
+            keptPastRead = false;
+        }
         keepBriefly = keepBriefly || response.lastInsertId() > 0 || route.changesRows();
         // After an error too when a multi-statement or a procedure may have got partway first; a
         // single statement that failed made nothing.
@@ -224,14 +236,17 @@ final class Binding {
         return connection != null && !inTransaction && !keepForNext && !keepIfAsked && !keepBriefly && pins.isEmpty();
     }
 
-    /** Held only in case the next statement asks for a row count or an insert id. */
+    /** Held only in case the next statement asks for a row count, an insert id, or diagnostics a read ran past. */
     boolean lingersBriefly() {
-        return connection != null && keepBriefly && !keepIfAsked && !keepForNext && !inTransaction && pins.isEmpty();
+        return connection != null && (keepIfAsked ? keptPastRead : keepBriefly) && !keepForNext && !inTransaction
+                && pins.isEmpty();
     }
 
     /** The session stayed idle after a write: the connection goes back. */
     void releaseLingering() {
         keepBriefly = false;
+        keepIfAsked = false;
+        keptPastRead = false;
         give(false);
     }
 
@@ -248,6 +263,7 @@ final class Binding {
         inTransaction = false;
         keepForNext = false;
         keepIfAsked = false;
+        keptPastRead = false;
         keepBriefly = false;
     }
 
@@ -260,6 +276,7 @@ final class Binding {
         openCursors.clear();
         keepForNext = false;
         keepIfAsked = false;
+        keptPastRead = false;
         keepBriefly = false;
     }
 

@@ -239,9 +239,15 @@ final class ConnectionFinder {
             return;
         }
         String restoreLastInsertId = lastInsertId.restoreBefore(command.route(), connection, hold);
-        boolean asLeft = command.route().readsLastConnection() && hold == state.previousStatementHold;
+        boolean leftHere = hold == state.previousStatementHold;
+        boolean foreign = !leftHere || state.foreignDiagnostics;
+        ConnectionSetup.LastStatement last = foreign && command.route().readsDiagnostics()
+                ? ConnectionSetup.LastStatement.OTHERS_DIAGNOSTICS
+                : leftHere && command.route().readsLastConnection() ? ConnectionSetup.LastStatement.READ_AS_LEFT
+                : ConnectionSetup.LastStatement.NOT_READ;
+        state.foreignDiagnostics = foreign && last != ConnectionSetup.LastStatement.OTHERS_DIAGNOSTICS;
         ConnectionSetup.run(connection, state.desired, state.readYourWrites, command.statement(), restoreLastInsertId,
-                asLeft, new SetUp(command, connection, pool));
+                last, new SetUp(command, connection, pool));
     }
 
     /** The write lost before runs on {@code connection} only once its backend shows it did not run. */

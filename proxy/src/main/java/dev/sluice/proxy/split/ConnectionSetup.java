@@ -17,6 +17,27 @@ import java.util.List;
  */
 final class ConnectionSetup {
 
+    /** What the statement finds of what the session's previous statement left on the connection. */
+    enum LastStatement {
+        /**
+         * It ran here and the statement reads what it left (warnings, FOUND_ROWS()): any statement
+         * run first would reset it, so only {@code alsoSet} (which the statement reads too) and a
+         * prepare are done, where needed.
+         */
+        READ_AS_LEFT,
+        /** The statement does not read what it left, or it ran on another connection. */
+        NOT_READ,
+        /**
+         * It ran on another connection (or another session's ran here since), and the statement
+         * reads the diagnostics area: another session's warnings there are cleared first by a
+         * statement that names a table (the server clears the area only for such statements) and
+         * reads nothing.
+         */
+        OTHERS_DIAGNOSTICS
+    }
+
+    private static final String CLEAR_DIAGNOSTICS = "SELECT 1 FROM information_schema.ENGINES LIMIT 0";
+
     /** How a setup ended. */
     interface Outcome {
         /** The connection is ready: send the statement. */
@@ -50,23 +71,25 @@ final class ConnectionSetup {
         this.outcome = outcome;
     }
 
-    /**
-     * @param asLeft the connection is as the session's previous statement left it, and the statement
-     *               reads what that one left (warnings, FOUND_ROWS()): any statement run first would
-     *               reset it, so only {@code alsoSet} (which the statement reads too) and a prepare
-     *               are done, where needed
-     */
     static void run(TrackedConnection connection, SessionVariables desired, ReadYourWrites readYourWrites,
-                    ProxyStatement statement, String alsoSet, boolean asLeft, Outcome outcome) {
+                    ProxyStatement statement, String alsoSet, LastStatement last, Outcome outcome) {
         ConnectionStatements.on(connection).flushCloses();
         ConnectionSetup setup = new ConnectionSetup(connection, desired, readYourWrites, statement, alsoSet, outcome);
-        if (asLeft) {
+        if (last == LastStatement.READ_AS_LEFT) {
             setup.replayVariables(false);
-        } else if (!connection.backend().isPrimary()
-                && readYourWrites.mustWait(connection.backend(), connection.identity().flavor())) {
-            setup.waitForOwnWrites();
+        } else if (last == LastStatement.OTHERS_DIAGNOSTICS) {
+            connection.sendOwnQuery(CLEAR_DIAGNOSTICS, row -> { }, cleared -> setup.begin());
         } else {
-            setup.selectSchema();
+            setup.begin();
+        }
+    }
+
+    private void begin() {
+        if (!connection.backend().isPrimary()
+                && readYourWrites.mustWait(connection.backend(), connection.identity().flavor())) {
+            waitForOwnWrites();
+        } else {
+            selectSchema();
         }
     }
 

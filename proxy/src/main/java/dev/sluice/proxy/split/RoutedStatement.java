@@ -27,12 +27,18 @@ import java.util.Set;
  * @param commitsFirst  it commits the open transaction before it runs (DDL, LOCK TABLES, BEGIN...)
  * @param sessionVariablesSet the session system variables a SET assigns (lower case), to read back
  *                      those the server does not report
- * @param keepsDiagnostics SHOW WARNINGS, SHOW ERRORS: they leave the diagnostics they show in
- *                      place for the next statement to ask again
+ * @param keepsDiagnostics SHOW WARNINGS, SHOW ERRORS, and reads that name no table: they leave
+ *                      the last statement's diagnostics in place for the next statement to ask
+ *                      (unless they raise their own)
  * @param multiStatement several statements in one text: some may have run before one fails
  * @param savepoint     SAVEPOINT, RELEASE SAVEPOINT, ROLLBACK TO SAVEPOINT
  * @param needsPrimaryTransaction in a READ ONLY transaction on a replica it cannot run there as
  *                      on the primary (it may write, or makes state that outlives the transaction)
+ * @param readsDiagnostics SHOW WARNINGS, SHOW ERRORS, @@warning_count, @@error_count, GET
+ *                      DIAGNOSTICS: on a connection the session did not leave them on, what it reads
+ *                      would be another session's
+ * @param tableFree     a SELECT or SET that names no table: the server leaves the diagnostics area
+ *                      as it found it unless the statement raises conditions of its own
  * @param insertLiterals an INSERT or REPLACE of literal rows: the values it could give an
  *                      AUTO_INCREMENT column itself (an id reported beyond them was generated);
  *                      null for other statements
@@ -43,11 +49,12 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
                               boolean readsLastInsertId, boolean callsProcedure,
                               boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet,
                               boolean keepsDiagnostics, boolean multiStatement, boolean savepoint,
-                              boolean needsPrimaryTransaction, InsertLiterals insertLiterals) {
+                              boolean needsPrimaryTransaction, boolean readsDiagnostics, boolean tableFree,
+                              InsertLiterals insertLiterals) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false, false, List.of(), false, false, false, false, null);
+            true, false, false, false, false, false, false, false, List.of(), false, false, false, false, false, false, null);
 
     /**
      * This statement, sent to the primary: where a cursor it opens may stay open while the session
@@ -57,7 +64,7 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
         return target == Target.PRIMARY ? this : new RoutedStatement(Target.PRIMARY, pins, releases, readOnlyTransaction,
                 keepForNext, write, readsLastConnection, effectsInText, changesRows, readsLastInsertId, callsProcedure,
                 scopedVariables, commitsFirst, sessionVariablesSet, keepsDiagnostics, multiStatement, savepoint,
-                needsPrimaryTransaction, insertLiterals);
+                needsPrimaryTransaction, readsDiagnostics, tableFree, insertLiterals);
     }
 
     /** This statement, with the literals {@link InsertLiterals#read} found in its text. */
@@ -65,7 +72,7 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
         return literals == null ? this : new RoutedStatement(target, pins, releases, readOnlyTransaction, keepForNext,
                 write, readsLastConnection, effectsInText, changesRows, readsLastInsertId, callsProcedure,
                 scopedVariables, commitsFirst, sessionVariablesSet, keepsDiagnostics, multiStatement, savepoint,
-                needsPrimaryTransaction, literals);
+                needsPrimaryTransaction, readsDiagnostics, tableFree, literals);
     }
 
     public RoutedStatement {

@@ -44,6 +44,12 @@ final class SplitState {
     SessionVariables loginValues;
     /** The binding's hold count when the last statement was sent: equal while its connection is still held. */
     long previousStatementHold = -1;
+    /**
+     * The held connection's diagnostics area is not the session's: it was taken from the pool and
+     * only statements that name no table and raised nothing ran on it since. A statement that
+     * reads it has it cleared first.
+     */
+    boolean foreignDiagnostics;
 
     SplitState(LoginRequest login, String schema, RoutingConfig routing, AcknowledgedWrites acknowledgedWrites,
                SqlReaders readers, Consumer<PinReason> onPinned, MemoryBudget bufferedMemory, ProxyStats stats) {

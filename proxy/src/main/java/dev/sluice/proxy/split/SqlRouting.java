@@ -107,6 +107,17 @@ final class SqlRouting {
         return names;
     }
 
+    /**
+     * SHOW WARNINGS and SHOW ERRORS leave the diagnostics they show; so does a read that names no
+     * table (Connector/J's SELECT @@session.transaction_read_only before it refuses a write
+     * itself), unless it raises its own. Such a read may run on the connection that holds them;
+     * one that makes state there or must run on the primary goes where it would go.
+     */
+    private static boolean keepsDiagnostics(Classification c, Target target, Set<PinReason> pins, boolean write) {
+        return c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ)
+                || c.tableFree() && target == Target.REPLICA && pins.isEmpty() && !write;
+    }
+
     static RoutedStatement route(Classification c) {
         return route(c, null);
     }
@@ -181,7 +192,8 @@ final class SqlRouting {
                 write, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
                 c.setStatementFor(), commitsFirst, sessionVariablesSet(c),
-                c.kind() == StatementKind.SHOW && c.has(SessionEffect.DIAGNOSTICS_READ), c.kind() == StatementKind.MULTI,
-                savepoint, needsPrimaryTransaction, null);
+                keepsDiagnostics(c, target, pins, write), c.kind() == StatementKind.MULTI,
+                savepoint, needsPrimaryTransaction, c.has(SessionEffect.DIAGNOSTICS_READ),
+                c.tableFree(), null);
     }
 }

@@ -83,7 +83,7 @@ final class TransactionReplay implements ResponseListener {
     static void run(TrackedConnection connection, TransactionLog log, ReadYourWrites readYourWrites, Outcome outcome) {
         TransactionReplay replay = new TransactionReplay(connection, log.entries(), outcome);
         SessionVariables start = log.start().copy();
-        ConnectionSetup.run(connection, start, readYourWrites, null, null, false, new ConnectionSetup.Outcome() {
+        ConnectionSetup.run(connection, start, readYourWrites, null, null, ConnectionSetup.LastStatement.NOT_READ, new ConnectionSetup.Outcome() {
             @Override
             public void ready() {
                 replay.sendNext();

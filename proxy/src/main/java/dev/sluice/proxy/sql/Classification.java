@@ -27,6 +27,9 @@ import java.util.Set;
  * @param consistentSnapshot START TRANSACTION ... WITH CONSISTENT SNAPSHOT
  * @param setStatementFor MariaDB's SET STATEMENT var = value FOR statement: the variables are set for
  *     that statement only, though the server reports them changed
+ * @param tableFree a SELECT or SET that names no table: the server clears the diagnostics area
+ *     only for statements that open tables, so the last statement's warnings and errors stay
+ *     through it unless it raises its own
  * @param statementCount the number of non-empty statements in the text
  * @param statements for MULTI, one classification per statement; empty otherwise
  */
@@ -41,6 +44,7 @@ public record Classification(
         TransactionEffect transactionEffect,
         boolean consistentSnapshot,
         boolean setStatementFor,
+        boolean tableFree,
         int statementCount,
         List<Classification> statements) {
 
@@ -61,11 +65,11 @@ public record Classification(
 
     Classification withHint(RoutingHint newHint) {
         return newHint == hint ? this : new Classification(kind, readOnly, noWrites, newHint, sessionEffects, setAssignments,
-                useSchema, transactionEffect, consistentSnapshot, setStatementFor, statementCount, statements);
+                useSchema, transactionEffect, consistentSnapshot, setStatementFor, tableFree, statementCount, statements);
     }
 
     Classification withReadOnlyAndEffects(boolean newReadOnly, boolean newNoWrites, Set<SessionEffect> newEffects) {
         return new Classification(kind, newReadOnly, newNoWrites, hint, newEffects, setAssignments, useSchema, transactionEffect,
-                consistentSnapshot, setStatementFor, statementCount, statements);
+                consistentSnapshot, setStatementFor, tableFree, statementCount, statements);
     }
 }

@@ -51,6 +51,8 @@ final class FeatureScanner {
     private boolean sawSelect;
     private boolean intoVariables;
     private boolean variablesReadWrite;
+    /** FROM (but FROM DUAL), JOIN or TABLE: the statement may open a table. */
+    private boolean namesTables;
 
     void begin() {
         blockers = 0;
@@ -59,6 +61,7 @@ final class FeatureScanner {
         sawSelect = false;
         intoVariables = false;
         variablesReadWrite = false;
+        namesTables = false;
     }
 
     void calls(Calls mode) {
@@ -84,6 +87,10 @@ final class FeatureScanner {
 
     long effects() {
         return effects;
+    }
+
+    boolean namesTables() {
+        return namesTables;
     }
 
     void accept(TokenStream s, int role) {
@@ -132,6 +139,8 @@ final class FeatureScanner {
     private void keyword(TokenStream s, Keyword k, int role, boolean call) {
         switch (k) {
             case SELECT -> sawSelect = true;
+            case FROM -> namesTables |= !(s.type(1) == TokenType.WORD && nameIs(s.text(), s.start(1), s.end(1), "dual"));
+            case JOIN, TABLE -> namesTables = true;
             case FOR -> {
                 if (s.is(1, Keyword.UPDATE) || s.is(1, Keyword.SHARE)) {
                     blockers |= LOCKING;

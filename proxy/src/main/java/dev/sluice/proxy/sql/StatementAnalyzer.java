@@ -137,6 +137,14 @@ final class StatementAnalyzer {
         return features.effects() == 0 && noWrites();
     }
 
+    /**
+     * A SELECT or SET that names no table (a system variable, an expression): the server keeps
+     * the last statement's diagnostics through it unless it raises its own.
+     */
+    boolean tableFree() {
+        return (kind == StatementKind.SELECT || kind == StatementKind.SET) && !features.namesTables();
+    }
+
     /** Like {@link #readOnly()}, but reading what the session left on its connection is allowed. */
     boolean noWrites() {
         if (features.blockers() != 0 || (features.effects() & ~SessionEffect.READS_MASK) != 0) {

@@ -28,7 +28,7 @@ public final class StatementClassifier {
     private static final RoutingHint[] HINTS = RoutingHint.values();
     private static final SessionEffect[] SESSION_EFFECTS = SessionEffect.values();
     /** Results without effects, assignments or schema, each built once per classifier (per event loop). */
-    private final Classification[] shared = new Classification[KINDS.length * 2 * HINTS.length * EFFECTS.length * 2];
+    private final Classification[] shared = new Classification[KINDS.length * 2 * HINTS.length * EFFECTS.length * 2 * 2];
 
     private final TokenStream stream = new TokenStream();
     private final StatementAnalyzer analyzer = new StatementAnalyzer();
@@ -133,7 +133,7 @@ public final class StatementClassifier {
         }
         RoutingHint hint = stream.hint();
         if (parts == null) {
-            return shared(StatementKind.EMPTY, false, hint, TransactionEffect.NONE, false, 0);
+            return shared(StatementKind.EMPTY, false, hint, TransactionEffect.NONE, false, false, 0);
         }
         return multi(parts, hint);
     }
@@ -144,11 +144,12 @@ public final class StatementClassifier {
         boolean noWrites = (!incomplete || alternative) && a.noWrites();
         long effects = a.features.effects();
         List<SetAssignment> assignments = a.set.assignments();
+        boolean tableFree = a.tableFree();
         if (effects == 0 && assignments.isEmpty() && a.useSchema == null && !a.setStatementFor) {
-            return shared(a.kind, readOnly, hint, a.transaction, a.snapshot, 1);
+            return shared(a.kind, readOnly, hint, a.transaction, a.snapshot, tableFree, 1);
         }
         return new Classification(a.kind, readOnly, noWrites, hint, effectSet(effects), assignments, a.useSchema,
-                a.transaction, a.snapshot, a.setStatementFor, 1, List.of());
+                a.transaction, a.snapshot, a.setStatementFor, tableFree, 1, List.of());
     }
 
     private static Classification multi(List<Classification> parts, RoutingHint hint) {
@@ -169,7 +170,7 @@ public final class StatementClassifier {
             snapshot |= part.consistentSnapshot();
         }
         return new Classification(StatementKind.MULTI, false, false, hint, effects, assignments, schema, transaction,
-                snapshot, setStatementFor, parts.size(), withHint);
+                snapshot, setStatementFor, false, parts.size(), withHint);
     }
 
     private static Set<SessionEffect> effectSet(long mask) {
@@ -184,13 +185,13 @@ public final class StatementClassifier {
 
     /** Results without effects, assignments or schema are few; each is built once. */
     private Classification shared(StatementKind kind, boolean readOnly, RoutingHint hint,
-            TransactionEffect transaction, boolean snapshot, int count) {
-        int index = (((kind.ordinal() * 2 + (readOnly ? 1 : 0)) * HINTS.length + hint.ordinal()) * EFFECTS.length
-                + transaction.ordinal()) * 2 + (snapshot ? 1 : 0);
+            TransactionEffect transaction, boolean snapshot, boolean tableFree, int count) {
+        int index = ((((kind.ordinal() * 2 + (readOnly ? 1 : 0)) * HINTS.length + hint.ordinal()) * EFFECTS.length
+                + transaction.ordinal()) * 2 + (snapshot ? 1 : 0)) * 2 + (tableFree ? 1 : 0);
         Classification c = shared[index];
         if (c == null) {
             c = new Classification(kind, readOnly, readOnly, hint, Set.of(), List.of(), null, transaction, snapshot, false,
-                    count, List.of());
+                    tableFree, count, List.of());
             shared[index] = c;
         }
         return c;

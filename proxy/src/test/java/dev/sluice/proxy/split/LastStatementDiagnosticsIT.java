@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.proxy.ProxyFixture;
@@ -96,6 +97,95 @@ class LastStatementDiagnosticsIT {
         List<String> proxied = rowsOfEach(ProxyFixture.connect(proxy, "sluice_test", ""), statements);
         assertThat(direct).as("both SHOW WARNINGS show them").filteredOn(row -> row.startsWith("SHOW WARNINGS: 1292")).hasSize(6);
         assertThat(proxied).isEqualTo(direct);
+    }
+
+    /**
+     * The server clears the diagnostics area only for a statement that opens tables: what a
+     * replica's read left stays through reads of variables, SETs and Connector/J's own check
+     * before it refuses a write on a read-only connection (SELECT @@session.transaction_read_only).
+     */
+    @Test
+    void diagnosticsStayThroughStatementsThatNameNoTable() throws SQLException {
+        List<String> direct = readsThenWarnings(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")));
+        List<String> proxied = readsThenWarnings(ProxyFixture.connect(proxy, "sluice_test", ""));
+        assertThat(direct).as("the warning stays until a statement opens a table").containsExactly(
+                "1292", "1292", "1292 1", "1146", "1146 0", "");
+        assertThat(proxied).isEqualTo(direct);
+    }
+
+    /** The warnings another session left on a pooled connection are not a new session's. */
+    @Test
+    void aSessionNeverSeesAnotherSessionsWarnings() throws SQLException {
+        // Sessions open together each keep a connection of their own for their warning: every
+        // connection in the primary's pool ends up with one.
+        List<Connection> writers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 8; i++) {
+                Connection c = ProxyFixture.connect(proxy, "sluice_test", "");
+                writers.add(c);
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("INSERT IGNORE INTO diagnostics VALUES (1, 'dup')");
+                    assertThat(warningCodes(s)).as("its own warning").isEqualTo("1062");
+                }
+            }
+        } finally {
+            for (Connection c : writers) {
+                c.close();
+            }
+        }
+        List<String> seen = new ArrayList<>();
+        for (int round = 0; round < 8; round++) {
+            try (Connection c = ProxyFixture.connect(proxy, "sluice_test", ""); Statement s = c.createStatement()) {
+                if (round % 2 == 1) {
+                    // Names no table: it leaves the diagnostics area of the pooled connection it takes as it is.
+                    s.execute("SET @mine = " + round);
+                }
+                seen.add(warningCodes(s) + "|" + counts(s, "SELECT @@warning_count"));
+            }
+        }
+        assertThat(seen).containsOnly("|0");
+    }
+
+    private static List<String> readsThenWarnings(Connection connection) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement()) {
+            List<String> seen = new ArrayList<>();
+            s.executeQuery("SELECT CAST('1x' AS UNSIGNED) FROM diagnostics WHERE k = 1").close();
+            s.executeQuery("SELECT @@port, 1 + 1 FROM DUAL").close();
+            seen.add(warningCodes(s));
+            s.execute("SET SESSION sql_select_limit = 100");
+            seen.add(warningCodes(s));
+            c.setReadOnly(true);
+            assertThat((Throwable) catchThrowableOfType(SQLException.class,
+                    () -> s.executeUpdate("UPDATE diagnostics SET v = v"))).as("refused by the driver").isNotNull();
+            seen.add(warningCodes(s) + " " + counts(s, "SELECT @@warning_count"));
+            try {
+                s.executeQuery("SELECT * FROM diagnostics_missing").close();
+            } catch (SQLException e) {
+                s.executeQuery("SELECT @@session.transaction_read_only").close();
+                seen.add(warningCodes(s));
+                seen.add(warningCodes(s) + " " + counts(s, "SELECT @@warning_count - @@error_count"));
+            }
+            s.executeQuery("SELECT k FROM diagnostics").close();
+            seen.add(warningCodes(s));
+            return seen;
+        }
+    }
+
+    private static String warningCodes(Statement s) throws SQLException {
+        StringBuilder codes = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("SHOW WARNINGS")) {
+            while (rs.next()) {
+                codes.append(codes.isEmpty() ? "" : ",").append(rs.getInt("Code"));
+            }
+        }
+        return codes.toString();
+    }
+
+    private static String counts(Statement s, String query) throws SQLException {
+        try (ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 
     /** Each statement's rows, one after the other, on a fresh session. */

@@ -325,9 +325,34 @@ class StatementClassifierTest {
                 .as("still usable after a refused call").isTrue();
     }
 
+    /** The server keeps the last statement's diagnostics through a statement that opens no table. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '~', quoteCharacter = '"', value = {
+        "SELECT @@session.transaction_read_only~true",
+        "SELECT 1 + 1, NOW(), @u~true",
+        "select 1 from dual where 1 = 1~true",
+        "SELECT (SELECT 1), EXISTS (SELECT 2)~true",
+        "SET SESSION TRANSACTION READ ONLY~true",
+        "SET sql_mode = 'ANSI', @a = 1~true",
+        "SELECT TRIM(LEADING 'x' FROM 'xa')~false",
+        "SELECT k FROM t~false",
+        "SELECT 1 FROM `dual`~false",
+        "SELECT (SELECT k FROM t LIMIT 1)~false",
+        "SET @a = (SELECT MAX(k) FROM t)~false",
+        "SELECT * FROM a JOIN b~false",
+        "SHOW WARNINGS~false",
+        "DO 1~false",
+        "INSERT INTO t VALUES (1)~false",
+        "SELECT 1; SELECT 2~false",
+    })
+    void aStatementThatNamesNoTableIsTableFree(String sql, boolean tableFree) {
+        assertThat(classify(sql).tableFree()).isEqualTo(tableFree);
+    }
+
     @Test
     void typicalResultsAreSharedInstances() {
-        assertThat(classify("SELECT c FROM sbtest1 WHERE id=1")).isSameAs(classify("SELECT 2"));
+        assertThat(classify("SELECT c FROM sbtest1 WHERE id=1")).isSameAs(classify("SELECT 2 FROM t"));
+        assertThat(classify("SELECT @@port")).isSameAs(classify("SELECT 2"));
         assertThat(classify("INSERT INTO t VALUES (1)").sessionEffects()).isEmpty();
     }
 }
