@@ -28,10 +28,11 @@ final class ConnectionSetup {
         /** The statement does not read what it left, or it ran on another connection. */
         NOT_READ,
         /**
-         * It ran on another connection (or another session's ran here since), and the statement
-         * reads the diagnostics area: another session's warnings there are cleared first by a
-         * statement that names a table (the server clears the area only for such statements) and
-         * reads nothing.
+         * The statement reads the diagnostics area, and what is there is not the session's: its
+         * last statement ran on another connection, or this one came from the pool with only
+         * statements that name no table run on it since. Another session's warnings there are
+         * cleared first by a statement that names a table (the server clears the area only for
+         * such statements) and reads nothing.
          */
         OTHERS_DIAGNOSTICS
     }
