@@ -78,6 +78,11 @@ public final class SessionVariables {
         variables.putAll(loginValues.variables);
     }
 
+    /** These variables go back to the server's global values: the next replay sets them to DEFAULT. */
+    public void toGlobalValues(java.util.Collection<String> names) {
+        names.forEach(variables::remove);
+    }
+
     /**
      * The statement of {@link #variablesStatementFrom} ran: this connection's variables are now
      * {@code desired}'s. Taken from the statement, not from the server's report of it: the server

@@ -27,8 +27,11 @@ final class ChangeUserFlow {
 
         String schema();
 
-        /** The session starts over as {@code user}: nothing of the old state survives. */
-        void startOver(String user, Credential credential, String schema, int charset);
+        /**
+         * The session starts over as {@code user}: nothing of the old state survives; with
+         * {@code charsetsAtGlobals} the character set variables are the server's globals.
+         */
+        void startOver(String user, Credential credential, String schema, int charset, boolean charsetsAtGlobals);
 
         /** The exchange ended with an OK or ERR sent: the session takes commands again. */
         void changeDone();
@@ -160,14 +163,16 @@ final class ChangeUserFlow {
     private void changed(ChangeUser current, Throwable failure) {
         change = null;
         LoginRequest login = session.login();
-        int charset = current.request().characterSet() > 0 ? current.request().characterSet() : login.charset();
         if (failure instanceof BackendLoginException e && e.refusedByServer()) {
             // The server resets the session before it checks the new account, and gives the old
-            // account and schema back when the check fails: the session starts over as itself.
-            session.startOver(login.user(), login.credential(), session.schema(), charset);
+            // account, schema and the character set variables as they were after the reset (its
+            // globals) back when the check fails: the session starts over as itself.
+            session.startOver(login.user(), login.credential(), session.schema(), login.charset(), true);
             current.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
         } else {
-            session.startOver(current.account().name(), current.credential(), current.request().database(), charset);
+            int charset = current.request().characterSet() > 0 ? current.request().characterSet() : login.charset();
+            session.startOver(current.account().name(), current.credential(), current.request().database(), charset,
+                    false);
             current.sendOk(client);
         }
         session.changeDone();

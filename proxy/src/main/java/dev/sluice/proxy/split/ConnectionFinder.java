@@ -217,10 +217,7 @@ final class ConnectionFinder {
             return;
         }
         if (!state.stateInitialised) {
-            // The first connection tells what the login left the session at.
-            state.loginValues = connection.loginValues();
-            state.desired.adoptLoginValues(state.loginValues);
-            state.stateInitialised = true;
+            state.initialiseFrom(connection.loginValues());
         }
         if (command.code() == Commands.COM_RESET_CONNECTION) {
             // Nothing is replayed first: a SET autocommit = 1 there would commit the transaction the

@@ -295,8 +295,8 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
     }
 
     @Override
-    public void startOver(String user, Credential credential, String schema, int charset) {
-        state.startOver(user, credential, schema, charset);
+    public void startOver(String user, Credential credential, String schema, int charset, boolean charsetsAtGlobals) {
+        state.startOver(user, credential, schema, charset, charsetsAtGlobals);
     }
 
     @Override

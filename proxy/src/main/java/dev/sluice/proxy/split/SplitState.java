@@ -10,6 +10,7 @@ import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.SqlReaders;
 import io.netty.buffer.ByteBuf;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -50,6 +51,10 @@ final class SplitState {
      * reads it has it cleared first.
      */
     boolean foreignDiagnostics;
+    private static final List<String> CHARSET_VARIABLES = List.of("character_set_client", "character_set_connection",
+            "character_set_results", "collation_connection");
+    /** The next first connection's character set variables go to the server's globals. */
+    private boolean charsetsAtGlobals;
 
     SplitState(LoginRequest login, String schema, RoutingConfig routing, AcknowledgedWrites acknowledgedWrites,
                SqlReaders readers, Consumer<PinReason> onPinned, MemoryBudget bufferedMemory, ProxyStats stats) {
@@ -86,7 +91,28 @@ final class SplitState {
     }
 
     /** COM_CHANGE_USER: nothing of the old state survives; the session is {@code user} from now on. */
-    void startOver(String user, Credential credential, String schema, int charset) {
+    /**
+     * The first connection tells what the login left the session at; after a COM_CHANGE_USER the
+     * server refused, the character set variables are the server's globals instead.
+     */
+    void initialiseFrom(SessionVariables values) {
+        loginValues = values;
+        desired.adoptLoginValues(values);
+        if (charsetsAtGlobals) {
+            desired.toGlobalValues(CHARSET_VARIABLES);
+            charsetsAtGlobals = false;
+        }
+        stateInitialised = true;
+    }
+
+    /**
+     * The session starts over as {@code user}, as after a login with {@code schema} and
+     * {@code charset}; {@code charsetsAtGlobals}: but with the character set variables at the
+     * server's global values, where a refused COM_CHANGE_USER leaves them (the server resets the
+     * session before it checks the account, and restores the values it read after that reset).
+     */
+    void startOver(String user, Credential credential, String schema, int charset, boolean charsetsAtGlobals) {
+        this.charsetsAtGlobals = charsetsAtGlobals;
         binding.releaseForGood();
         transactionLog.clear();
         statements.closeAll();

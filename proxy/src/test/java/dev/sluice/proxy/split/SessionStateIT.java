@@ -448,8 +448,14 @@ class SessionStateIT {
                 out.add(e.getErrorCode() + " " + e.getMessage());
             }
             try (Statement s = c.createStatement()) {
-                // The server reset the session before it refused: the variables are gone too.
-                out.addAll(rows(s, "SELECT CURRENT_USER(), @before, @@group_concat_max_len"));
+                // The server reset the session before it refused: the variables are gone too, and
+                // the character set variables are its globals, not the packet's or the login's.
+                out.addAll(rows(s, "SELECT CURRENT_USER(), @before, @@group_concat_max_len, DATABASE()"));
+                List<Object> charsets = rows(s, "SELECT @@character_set_client, @@character_set_connection,"
+                        + " @@character_set_results, @@collation_connection");
+                assertThat(charsets).as("the server's globals").isEqualTo(rows(s, "SELECT @@global.character_set_client,"
+                        + " @@global.character_set_connection, @@global.character_set_results, @@global.collation_connection"));
+                out.addAll(charsets);
             }
             return out;
         });
