@@ -28,7 +28,7 @@ final class Aftermath {
             state.foreignDiagnostics = false;
         }
         boolean onReplica = ranOn != null && !ranOn.isPrimary();
-        state.carriedError.afterResponse(response, onReplica);
+        state.carriedError.afterResponse(response, onReplica, command.route().tableFree());
         state.replicaTransaction.afterStatement(binding.inTransaction() && onReplica, command.route(),
                 command.route().savepoint() && command.code() == Commands.COM_QUERY
                         ? queryText(state, command.frame()) : null, response.isError());

@@ -18,14 +18,18 @@ final class CarriedError {
     private String message;
     private boolean carried;
 
-    /** What the statement that just ended left; an error that the server raised, or nothing. */
-    void afterResponse(Response response, boolean onReplica) {
+    /**
+     * What the statement that just ended left; an error that the server raised, or nothing. One
+     * that names no table ({@code tableFree}) and raised nothing leaves the error before it, as
+     * the server leaves its diagnostics area.
+     */
+    void afterResponse(Response response, boolean onReplica, boolean tableFree) {
         carried = false;
         if (onReplica && response.isError() && response.sqlState() != null && !response.sqlState().startsWith("00")) {
             code = response.errorCode();
             sqlState = response.sqlState();
             message = response.errorMessage();
-        } else {
+        } else if (!tableFree || response.isError() || response.warnings() > 0) {
             message = null;
         }
     }

@@ -184,6 +184,9 @@ final class SqlVocabulary {
             case 2 -> failsOnThePrimary ? List.of(statement, "GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO")
                     : List.of(statement, "SHOW ERRORS");
             case 3 -> List.of(statement, "SELECT @@error_count, @@warning_count");
+            // Statements that name no table leave the diagnostics in place on the server.
+            case 4 -> List.of(statement, "SELECT @@autocommit, 1 + 1", "SHOW WARNINGS");
+            case 5 -> List.of(statement, "SET SESSION div_precision_increment = 4", "SELECT @@error_count, @@warning_count");
             default -> List.of(statement);
         };
     }
