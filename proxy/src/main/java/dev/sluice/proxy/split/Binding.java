@@ -268,6 +268,19 @@ final class Binding {
     }
 
     /**
+     * The held connection, when it is held for having no schema: it stays, with nothing else of
+     * the session's (the caller resets it); null, and nothing changed, otherwise.
+     */
+    TrackedConnection keepWithoutSchema() {
+        if (connection == null || !pins.contains(PinReason.NO_SCHEMA)) {
+            return null;
+        }
+        clearPins();
+        inTransaction = false;
+        return connection;
+    }
+
+    /**
      * COM_RESET_CONNECTION: nothing is pinned any more, but for a connection without a schema
      * (the reset keeps the schema, or the lack of one).
      */

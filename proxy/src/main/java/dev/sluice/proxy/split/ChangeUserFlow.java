@@ -28,10 +28,12 @@ final class ChangeUserFlow {
         String schema();
 
         /**
-         * The session starts over as {@code user}: nothing of the old state survives; with
-         * {@code charsetsAtGlobals} the character set variables are the server's globals.
+         * The session starts over as {@code user}: nothing of the old state survives; when the
+         * server {@code refused} the change, as it leaves the session then. {@code then} runs once
+         * the session's connections are ready for it.
          */
-        void startOver(String user, Credential credential, String schema, int charset, boolean charsetsAtGlobals);
+        void startOver(String user, Credential credential, String schema, int charset, boolean refused,
+                       Runnable then);
 
         /** The exchange ended with an OK or ERR sent: the session takes commands again. */
         void changeDone();
@@ -167,14 +169,17 @@ final class ChangeUserFlow {
             // The server resets the session before it checks the new account, and gives the old
             // account, schema and the character set variables as they were after the reset (its
             // globals) back when the check fails: the session starts over as itself.
-            session.startOver(login.user(), login.credential(), session.schema(), login.charset(), true);
-            current.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
+            session.startOver(login.user(), login.credential(), session.schema(), login.charset(), true, () -> {
+                current.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
+                session.changeDone();
+            });
         } else {
             int charset = current.request().characterSet() > 0 ? current.request().characterSet() : login.charset();
             session.startOver(current.account().name(), current.credential(), current.request().database(), charset,
-                    false);
-            current.sendOk(client);
+                    false, () -> {
+                current.sendOk(client);
+                session.changeDone();
+            });
         }
-        session.changeDone();
     }
 }

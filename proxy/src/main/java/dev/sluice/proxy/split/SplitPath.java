@@ -295,8 +295,13 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
     }
 
     @Override
-    public void startOver(String user, Credential credential, String schema, int charset, boolean charsetsAtGlobals) {
-        state.startOver(user, credential, schema, charset, charsetsAtGlobals);
+    public void startOver(String user, Credential credential, String schema, int charset, boolean refused,
+                          Runnable then) {
+        state.startOver(user, credential, schema, charset, refused, () -> {
+            if (!session.ended()) {
+                then.run();
+            }
+        });
     }
 
     @Override

@@ -3,7 +3,10 @@ package dev.sluice.proxy.split;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.protocol.auth.Credential;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.protocol.Commands;
+import dev.sluice.proxy.backend.OwnCommands;
 import dev.sluice.proxy.backend.SessionVariables;
+import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import dev.sluice.proxy.memory.MemoryBudget;
 import dev.sluice.proxy.stats.ProxyStats;
@@ -107,20 +110,39 @@ final class SplitState {
 
     /**
      * The session starts over as {@code user}, as after a login with {@code schema} and
-     * {@code charset}; {@code charsetsAtGlobals}: but with the character set variables at the
-     * server's global values, where a refused COM_CHANGE_USER leaves them (the server resets the
-     * session before it checks the account, and restores the values it read after that reset).
+     * {@code charset}; {@code refused}: a refused COM_CHANGE_USER, after which the character set
+     * variables are the server's global values (the server resets the session before it checks
+     * the account, and restores the values it read after that reset). A session whose schema was
+     * dropped keeps its connection without one, which no other can give it, reset as the server
+     * resets the session. {@code then} runs once that is done.
      */
-    void startOver(String user, Credential credential, String schema, int charset, boolean charsetsAtGlobals) {
-        this.charsetsAtGlobals = charsetsAtGlobals;
-        binding.releaseForGood();
+    void startOver(String user, Credential credential, String schema, int charset, boolean refused, Runnable then) {
+        this.charsetsAtGlobals = refused;
+        TrackedConnection kept = refused && schema == null ? binding.keepWithoutSchema() : null;
+        if (kept == null) {
+            binding.releaseForGood();
+        }
         transactionLog.clear();
         statements.closeAll();
         desired.reset(schema);
         lastInsertId.reset();
         carriedError.reset();
         stateInitialised = false;
+        // Nothing the last statement left survives; a kept connection is set up in full.
+        previousStatementHold = -1;
         login = login.as(user, credential, charset, schema);
         poolLogin = null;
+        if (kept == null) {
+            then.run();
+            return;
+        }
+        kept.sendOwn(OwnCommands.resetConnection(kept.channel().alloc()), Commands.COM_RESET_CONNECTION, reset -> {
+            if (reset.isError()) {
+                binding.releaseForGood();
+                then.run();
+            } else {
+                kept.afterReset(restored -> then.run());
+            }
+        });
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.proxy.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.proxy.ProxyFixture;
@@ -459,6 +460,35 @@ class SessionStateIT {
             }
             return out;
         });
+    }
+
+    /**
+     * Refused, the change leaves the session without the schema it dropped; the proxy keeps the
+     * connection that has none, where another session would have left a pooled one in its own.
+     */
+    @Test
+    void aRefusedChangeOfUserLeavesTheSessionWithoutASchema() throws SQLException {
+        for (boolean proxied : new boolean[] {false, true}) {
+            try (Connection c = proxied ? viaProxy("") : direct(""); Connection other = proxied ? viaProxy("") : direct("")) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE DATABASE IF NOT EXISTS change_user_none");
+                }
+                c.setCatalog("change_user_none");
+                try (Statement s = c.createStatement()) {
+                    s.execute("DROP DATABASE change_user_none");
+                }
+                assertThatThrownBy(() -> c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class)
+                        .changeUser(TestUsers.APP2_USER, TestUsers.APP2_PASSWORD)).isInstanceOf(SQLException.class);
+                try (Statement s = other.createStatement()) {
+                    // Takes the connection given back last, if one was, and selects its schema there.
+                    assertThat(rows(s, "SELECT DATABASE()")).containsExactly("sluice_test");
+                }
+                try (Statement s = c.createStatement()) {
+                    assertThat(rows(s, "SELECT DATABASE(), CURRENT_USER()")).as(proxied ? "through the proxy" : "direct")
+                            .containsExactly(null, "app@%");
+                }
+            }
+        }
     }
 
     /**
