@@ -1,9 +1,9 @@
 package dev.sluice.proxy.split;
 
 import dev.sluice.config.RoutingConfig;
+import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.auth.Credential;
 import dev.sluice.proxy.backend.LoginRequest;
-import dev.sluice.protocol.Commands;
 import dev.sluice.proxy.backend.OwnCommands;
 import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.backend.TrackedConnection;
@@ -23,6 +23,10 @@ import java.util.function.Consumer;
  * the connection it holds and why, and what its last statements left behind.
  */
 final class SplitState {
+
+    /** What a refused COM_CHANGE_USER leaves at the server's global values. */
+    private static final List<String> CHARSET_VARIABLES = List.of("character_set_client", "character_set_connection",
+            "character_set_results", "collation_connection");
 
     final SessionVariables desired;
     final SplitStatements statements = new SplitStatements();
@@ -54,8 +58,6 @@ final class SplitState {
      * reads it has it cleared first.
      */
     boolean foreignDiagnostics;
-    private static final List<String> CHARSET_VARIABLES = List.of("character_set_client", "character_set_connection",
-            "character_set_results", "collation_connection");
     /** The next first connection's character set variables go to the server's globals. */
     private boolean charsetsAtGlobals;
 
@@ -93,7 +95,6 @@ final class SplitState {
         return value == null ? null : !value.equalsIgnoreCase("OFF") && !value.equals("0");
     }
 
-    /** COM_CHANGE_USER: nothing of the old state survives; the session is {@code user} from now on. */
     /**
      * The first connection tells what the login left the session at; after a COM_CHANGE_USER the
      * server refused, the character set variables are the server's globals instead.
