@@ -23,6 +23,10 @@ public final class SessionVariables {
             "session_track_system_variables", "session_track_schema", "session_track_state_change",
             "session_track_transaction_info", "session_track_gtids", "redirect_url", "server_id");
 
+    /** What a login's character set sets, and SET NAMES. */
+    private static final java.util.List<String> CHARACTER_SET_VARIABLES = java.util.List.of("character_set_client",
+            "character_set_connection", "character_set_results", "collation_connection");
+
     /** A connection's LAST_INSERT_ID() that a statement may have changed unseen. */
     public static final long UNKNOWN_ID = -1;
 
@@ -78,9 +82,9 @@ public final class SessionVariables {
         variables.putAll(loginValues.variables);
     }
 
-    /** These variables go back to the server's global values: the next replay sets them to DEFAULT. */
-    public void toGlobalValues(java.util.Collection<String> names) {
-        names.forEach(variables::remove);
+    /** The character set variables go back to the server's global values: the next replay sets them to DEFAULT. */
+    public void characterSetsToGlobalValues() {
+        CHARACTER_SET_VARIABLES.forEach(variables::remove);
     }
 
     /**

@@ -13,7 +13,6 @@ import dev.sluice.proxy.stats.ProxyStats;
 import dev.sluice.proxy.observe.StatementContext;
 import dev.sluice.proxy.sql.SqlReaders;
 import io.netty.buffer.ByteBuf;
-import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -23,10 +22,6 @@ import java.util.function.Consumer;
  * the connection it holds and why, and what its last statements left behind.
  */
 final class SplitState {
-
-    /** What a refused COM_CHANGE_USER leaves at the server's global values. */
-    private static final List<String> CHARSET_VARIABLES = List.of("character_set_client", "character_set_connection",
-            "character_set_results", "collation_connection");
 
     final SessionVariables desired;
     final SplitStatements statements = new SplitStatements();
@@ -103,7 +98,7 @@ final class SplitState {
         loginValues = values;
         desired.adoptLoginValues(values);
         if (charsetsAtGlobals) {
-            desired.toGlobalValues(CHARSET_VARIABLES);
+            desired.characterSetsToGlobalValues();
             charsetsAtGlobals = false;
         }
         stateInitialised = true;
