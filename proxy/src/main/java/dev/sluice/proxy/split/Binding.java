@@ -122,14 +122,19 @@ final class Binding {
         }
     }
 
-    /** Before a statement: a connection kept only in case the next statement asked goes back. */
-    void releaseUnlessAskedFor(RoutedStatement next, boolean preparedStatement) {
-        if (releasesBefore(next, preparedStatement)) {
+    /**
+     * Before a statement: a connection kept only in case the next statement asked goes back. True
+     * if it went.
+     */
+    boolean releaseUnlessAskedFor(RoutedStatement next, boolean preparedStatement) {
+        boolean released = releasesBefore(next, preparedStatement);
+        if (released) {
             give(false);
         }
         keepIfAsked = keepIfAsked && connection != null && next.keepsDiagnostics();
         keptPastRead = keepIfAsked && (keptPastRead || !next.readsLastConnection());
         keepBriefly = false;
+        return released;
     }
 
     /** Whether {@link #releaseUnlessAskedFor} gives the connection back before {@code next}. */

@@ -3,10 +3,11 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.response.Response;
 
 /**
- * The error a statement left on a replica's connection, for a next statement that reads it (GET
- * DIAGNOSTICS ... INTO a user variable) but must run on the primary, where the variable can stay:
- * the primary raises the same error first (SIGNAL), so what the statement reads there is what it
- * would have read on one connection. Warnings are not carried: SIGNAL raises only one condition.
+ * The error a statement left on a replica's connection, for a next statement that must run on the
+ * primary and either reads it (GET DIAGNOSTICS ... INTO a user variable, which stays there) or
+ * names no table (SET @v = 1), through which the server keeps it for SHOW WARNINGS after: the
+ * primary raises the same error first (SIGNAL), so what is read there is what would have been
+ * read on one connection. Warnings are not carried: SIGNAL raises only one condition.
  */
 final class CarriedError {
 

@@ -102,7 +102,9 @@ final class ConnectionFinder {
             });
             return;
         }
-        binding.releaseUnlessAskedFor(command.route(), command.statement() != null);
+        if (binding.releaseUnlessAskedFor(command.route(), command.statement() != null) && command.route().tableFree()) {
+            state.carriedError.carryOver(); // the server keeps its diagnostics through such a statement
+        }
         if (!offReplica.movedOff(command, avoid)) {
             return;
         }
@@ -279,6 +281,7 @@ final class ConnectionFinder {
         public void ready() {
             String signal = state.carriedError.takeSignal();
             if (signal != null) {
+                state.foreignDiagnostics = false; // what the connection tells next is the session's own error
                 connection.sendOwnQuery(signal, row -> { }, raised -> {
                     if (stillRouting(command)) {
                         ready();

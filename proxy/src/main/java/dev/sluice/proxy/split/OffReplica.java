@@ -60,7 +60,7 @@ final class OffReplica {
                 return false;
             }
         } else if (route.write() && binding.releaseUnlessTied()) {
-            if (route.readsLastConnection()) {
+            if (route.readsLastConnection() || route.tableFree()) {
                 state.carriedError.carryOver();
             }
         } else if (route.write()) {

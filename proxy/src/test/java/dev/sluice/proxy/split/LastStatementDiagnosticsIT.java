@@ -113,6 +113,24 @@ class LastStatementDiagnosticsIT {
         assertThat(proxied).isEqualTo(direct);
     }
 
+    /**
+     * A SET of a user variable names no table, so the server keeps the replica read's error
+     * through it; split mode runs the SET on the primary (the variable stays there), where SHOW
+     * WARNINGS and @@error_count must still tell that error.
+     */
+    @Test
+    void errorsStayThroughASetOfAUserVariable() throws SQLException {
+        for (String question : List.of("SHOW WARNINGS", "SHOW ERRORS", "SELECT @@error_count, @@warning_count")) {
+            List<String> before = List.of();
+            List<String> direct = run(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")), before,
+                    "SELECT * FROM diagnostics_missing", "SET @v = 1", question);
+            List<String> proxied = run(ProxyFixture.connect(proxy, "sluice_test", ""), before,
+                    "SELECT * FROM diagnostics_missing", "SET @v = 1", question);
+            assertThat(direct).as("the error stays on the server").hasSize(2).element(1).asString().contains("1");
+            assertThat(proxied).as("then %s", question).isEqualTo(direct);
+        }
+    }
+
     /** The warnings another session left on a pooled connection are not a new session's. */
     @Test
     void aSessionNeverSeesAnotherSessionsWarnings() throws SQLException {
@@ -232,7 +250,7 @@ class LastStatementDiagnosticsIT {
     void diagnosticsIntoUserVariablesAfterAReadThatFailed() throws SQLException {
         // A read that names no table in between (Connector/J's check before it refuses a write on
         // a read-only connection) leaves the error in place.
-        for (String between : List.of("", "SELECT @@session.transaction_read_only")) {
+        for (String between : List.of("", "SELECT @@session.transaction_read_only", "SET @v = 1")) {
             List<String> direct = errorThenDiagnostics(DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_test")),
                     between);
             List<String> proxied = errorThenDiagnostics(ProxyFixture.connect(proxy, "sluice_test", ""), between);
@@ -251,7 +269,7 @@ class LastStatementDiagnosticsIT {
                 rows.add("error " + e.getErrorCode());
             }
             if (!between.isEmpty()) {
-                s.executeQuery(between).close();
+                s.execute(between);
             }
             s.execute("GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO, @state = RETURNED_SQLSTATE, @text = MESSAGE_TEXT");
             try (ResultSet rs = s.executeQuery("SELECT @errno, @state, @text")) {
@@ -279,6 +297,12 @@ class LastStatementDiagnosticsIT {
      */
     private static List<String> run(Connection connection, List<String> before, String first, String second)
             throws SQLException {
+        return run(connection, before, first, "", second);
+    }
+
+    /** As above, with {@code between} (unless empty) run after {@code first} and before {@code second}. */
+    private static List<String> run(Connection connection, List<String> before, String first, String between,
+                                    String second) throws SQLException {
         try (Connection c = connection; Statement s = c.createStatement()) {
             for (String statement : before) {
                 s.execute(statement);
@@ -288,6 +312,9 @@ class LastStatementDiagnosticsIT {
                 s.execute(first);
             } catch (SQLException e) {
                 rows.add("error " + e.getErrorCode());
+            }
+            if (!between.isEmpty()) {
+                s.execute(between);
             }
             try (ResultSet rs = s.executeQuery(second)) {
                 int columns = rs.getMetaData().getColumnCount();
