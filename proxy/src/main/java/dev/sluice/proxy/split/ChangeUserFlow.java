@@ -1,14 +1,18 @@
 package dev.sluice.proxy.split;
 
+import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.frame.RawPacketDecoder;
+import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.OwnCommands;
+import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.client.ClientOrigin;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -153,12 +157,62 @@ final class ChangeUserFlow {
         LoginRequest request = login.as(current.account().name(), current.credential(), login.charset(), database);
         pool.acquire(request, client.eventLoop()).addListener(done -> {
             if (done.isSuccess()) {
-                pool.releaseTracked((TrackedConnection) done.getNow());
-            }
-            if (change == current) {
-                changed(current, done.isSuccess() ? null : done.cause());
+                selectAgain(current, pool, (TrackedConnection) done.getNow(), database);
+            } else if (change == current) {
+                changed(current, done.cause());
             }
         });
+    }
+
+    /**
+     * A pooled connection that logged in to the database before another session dropped it still
+     * names it (the server tells only the session that dropped it), so the pool's connection
+     * proves nothing: the database is selected again. One that is gone leaves the pool with it.
+     */
+    private void selectAgain(ChangeUser current, BackendPool pool, TrackedConnection connection, String database) {
+        connection.listener(new CheckLost(current));
+        connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), database), Commands.COM_INIT_DB, response -> {
+            BackendLoginException refused = null;
+            if (response.isError()) {
+                refused = new BackendLoginException(response.errorCode(),
+                        response.sqlState() == null ? "HY000" : response.sqlState(), response.errorMessage(), true);
+                pool.discard(connection);
+            } else {
+                pool.releaseTracked(connection);
+            }
+            if (change == current) {
+                changed(current, refused);
+            }
+        });
+    }
+
+    /** The check's connection was lost: as with no primary to check on, the change goes ahead. */
+    private final class CheckLost implements ResponseListener {
+        private final ChangeUser current;
+
+        CheckLost(ChangeUser current) {
+            this.current = current;
+        }
+
+        @Override
+        public void onResponseBytes(ByteBuf bytes) {
+            bytes.release();
+        }
+
+        @Override
+        public void onReadComplete() {
+        }
+
+        @Override
+        public void onResponse(int command, Response response, long latencyNanos) {
+        }
+
+        @Override
+        public void onBackendLost(String reason) {
+            if (change == current) {
+                changed(current, null);
+            }
+        }
     }
 
     /** The session becomes the new account, or stays as it was when the server refused. */

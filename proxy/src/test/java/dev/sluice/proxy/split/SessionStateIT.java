@@ -3,6 +3,7 @@ package dev.sluice.proxy.split;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.mysql.cj.jdbc.JdbcConnection;
 import dev.sluice.config.RoutingConfig;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
@@ -460,6 +461,45 @@ class SessionStateIT {
             }
             return out;
         });
+    }
+
+    /**
+     * The server tells only the connection that drops a database: the proxy's pooled connections
+     * that a session left in it still name it, and the change of user must not take one of them
+     * as proof that the database is there. Found by the differential test (seed
+     * 6811850299849264191, where the proxy's own connections dropped it).
+     */
+    @Test
+    void aChangeOfUserToADatabaseDroppedUnderPooledConnectionsFails() throws SQLException {
+        List<List<Object>> outcomes = new ArrayList<>();
+        for (boolean proxied : new boolean[] {false, true}) {
+            try (Connection c = proxied ? viaProxy("") : direct(""); Connection dropper = direct("")) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE DATABASE IF NOT EXISTS change_user_pooled");
+                }
+                // Connector/J's changeUser names the database setCatalog gave it.
+                c.setCatalog("change_user_pooled");
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE IF NOT EXISTS t (k INT)");
+                }
+                try (Statement s = dropper.createStatement()) {
+                    s.execute("DROP DATABASE change_user_pooled");
+                }
+                List<Object> out = new ArrayList<>();
+                try {
+                    c.unwrap(JdbcConnection.class).changeUser(TestUsers.APP_USER, TestUsers.APP_PASSWORD);
+                    out.add("changed");
+                } catch (SQLException e) {
+                    out.add(e.getErrorCode() + " " + e.getMessage());
+                }
+                try (Statement s = c.createStatement()) {
+                    out.addAll(rows(s, "SELECT CURRENT_USER()"));
+                }
+                outcomes.add(out);
+            }
+        }
+        assertThat(outcomes.get(0)).as("direct").containsExactly("1049 Unknown database 'change_user_pooled'", "app@%");
+        assertThat(outcomes.get(1)).as("through the proxy").isEqualTo(outcomes.get(0));
     }
 
     /**
