@@ -127,11 +127,12 @@ final class Binding {
      * if it went.
      */
     boolean releaseUnlessAskedFor(RoutedStatement next, boolean preparedStatement) {
+        boolean stays = keepsHere(next);
         boolean released = releasesBefore(next, preparedStatement);
         if (released) {
             give(false);
         }
-        keepIfAsked = keepIfAsked && connection != null && next.keepsDiagnostics();
+        keepIfAsked = keepIfAsked && connection != null && stays;
         keptPastRead = keepIfAsked && (keptPastRead || !next.readsLastConnection());
         keepBriefly = false;
         return released;
@@ -142,9 +143,21 @@ final class Binding {
         // Kept for what the last statement left, a prepared statement's command stays where it is
         // prepared, and a read that names no table runs there and leaves it in place; kept only
         // for a row count, the connection goes whatever comes.
-        boolean kept = keepIfAsked ? !preparedStatement && !next.keepsDiagnostics() : keepBriefly;
+        boolean kept = keepIfAsked ? !preparedStatement && !keepsHere(next) : keepBriefly;
         return connection != null && kept && !next.readsLastConnection() && !inTransaction && pins.isEmpty()
                 && !keepForNext;
+    }
+
+    /**
+     * Whether {@code next} runs on the held connection and leaves what is kept there in place: a
+     * read that may run anywhere ({@link RoutedStatement#keepsDiagnostics}), or a statement that
+     * names no table where the primary's connection is held (SET @v = 1 after an error there).
+     * Not one that reads what the connection holds (LAST_INSERT_ID()): that would hold the
+     * connection until the session's next statement, however long it idles.
+     */
+    private boolean keepsHere(RoutedStatement next) {
+        return next.keepsDiagnostics() || next.tableFree() && !next.readsLastConnection() && connection != null
+                && connection.backend().isPrimary();
     }
 
     /**
@@ -152,7 +165,7 @@ final class Binding {
      * what the last statement left (only the connection knows the session's LAST_INSERT_ID()).
      */
     void stayFor(RoutedStatement next) {
-        keepIfAsked = next.keepsDiagnostics();
+        keepIfAsked = keepsHere(next);
         keptPastRead = false;
         keepBriefly = false;
     }

@@ -174,19 +174,16 @@ final class SqlVocabulary {
         String statement = pick("SELEC 1", "SELECT * FROM no_such_table", "SELECT nope FROM t",
                 "INSERT INTO t (k) VALUES (NULL)", "INSERT INTO t (k, v) VALUES (1, 'dup')", "SELECT * FROM diff_nope.t",
                 "DROP TABLE no_such_table", "CALL no_such_proc()", "SELECT 1 FROM DUAL WHERE");
-        // GET DIAGNOSTICS into a user variable runs on the primary in split mode, so after a read that
-        // failed on a replica it finds nothing (docs/configuration.md, "Split mode"): it follows writes only.
-        boolean failsOnThePrimary = statement.startsWith("INSERT") || statement.startsWith("DROP")
-                || statement.startsWith("CALL");
         return switch (followUps ? random.nextInt(8) : 7) {
             case 0 -> List.of(statement, "SHOW WARNINGS");
             case 1 -> List.of(statement, "SHOW ERRORS");
-            case 2 -> failsOnThePrimary ? List.of(statement, "GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO")
-                    : List.of(statement, "SHOW ERRORS");
+            // Into a user variable: split mode runs it on the primary, whichever backend failed.
+            case 2 -> List.of(statement, "GET DIAGNOSTICS CONDITION 1 @errno = MYSQL_ERRNO", "SELECT @errno");
             case 3 -> List.of(statement, "SELECT @@error_count, @@warning_count");
             // Statements that name no table leave the diagnostics in place on the server.
             case 4 -> List.of(statement, "SELECT @@autocommit, 1 + 1", "SHOW WARNINGS");
             case 5 -> List.of(statement, "SET SESSION div_precision_increment = 4", "SELECT @@error_count, @@warning_count");
+            case 6 -> List.of(statement, "SET @e = 1", pick("SHOW WARNINGS", "SELECT @@error_count"));
             default -> List.of(statement);
         };
     }
