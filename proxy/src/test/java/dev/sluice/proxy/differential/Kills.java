@@ -21,6 +21,8 @@ import java.util.concurrent.TimeoutException;
  */
 final class Kills implements AutoCloseable {
 
+    private static final String INTERRUPTED = "interrupted (SLEEP returned 1, or ERR 1317)";
+
     private final Target target;
     private final String options;
     private final String marker;
@@ -80,12 +82,18 @@ final class Kills implements AutoCloseable {
         out.add(interrupted(start, seconds));
     }
 
+    /**
+     * A KILL QUERY that finds the SLEEP waiting makes it return 1; one that finds the statement
+     * running but not yet waiting (its text is in the processlist from the moment it is read)
+     * fails it with 1317. Which one is the server's timing, on either target: both say interrupted.
+     */
     private static String sleepOn(Connection c, String sql) {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
-            return "SLEEP returned " + rs.getString(1);
+            String returned = rs.getString(1);
+            return "1".equals(returned) ? INTERRUPTED : "SLEEP returned " + returned;
         } catch (SQLException e) {
-            return Results.error(e);
+            return e.getErrorCode() == 1317 ? INTERRUPTED : Results.error(e);
         }
     }
 
