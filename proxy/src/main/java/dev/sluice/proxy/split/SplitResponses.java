@@ -122,7 +122,8 @@ final class SplitResponses implements ResponseListener {
     @Override
     public void onSessionState(List<SessionStateChange> changes) {
         TrackedChanges tracked = TrackedChanges.apply(changes, state.desired, state.readYourWrites,
-                current != null && current.route().effectsInText(), current != null && current.route().scopedVariables());
+                current != null && current.route().effectsInText(), current != null && current.route().scopedVariables(),
+                current != null && current.code() == Commands.COM_STMT_EXECUTE && !current.route().callsProcedure());
         state.readBacks.reported(tracked, changes);
         if (tracked.schemaReported() != null) {
             state.binding.pinned(PinReason.NO_SCHEMA, tracked.schemaReported().isEmpty());

@@ -3,6 +3,7 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.proxy.backend.SessionVariables;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What one OK's session-state block says, applied to the session's own state: variables and
@@ -19,11 +20,20 @@ import java.util.List;
  * @param gtidReported      the write's GTIDs came with it: last_gtid (MariaDB) or a GTIDs entry (MySQL)
  * @param schemaReported    the current schema changed: null if not, else the new one ("" for none,
  *                          after DROP DATABASE of it)
+ *
+ * <p>A prepared statement runs in the schema it was prepared in: the server switches to it and
+ * back, and reports the session's own schema, with the state-change flag, after every execution
+ * in another schema. Such a report ({@code executesPrepared}, the schema restated, nothing else
+ * but the GTID) explains the flag; a CALL's execution is not let off, its procedure may set what
+ * nothing reports.
  */
 record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported, String schemaReported) {
 
     static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites,
-                                boolean effectsInText, boolean variablesScoped) {
+                                boolean effectsInText, boolean variablesScoped, boolean executesPrepared) {
+        String schemaBefore = desired.schema();
+        boolean onlySchemaRestated = false;
+        boolean somethingElse = false;
         boolean explained = false;
         boolean stateChange = false;
         boolean charsetChanged = false;
@@ -37,14 +47,19 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                     if (name.equalsIgnoreCase("last_gtid")) {
                         readYourWrites.gtid(variable.value());
                         gtid = true;
-                    } else if (!variablesScoped) {
-                        charsetChanged |= name.equalsIgnoreCase("character_set_connection");
-                        collationReported |= name.equalsIgnoreCase("collation_connection");
-                        desired.set(name, variable.value());
+                    } else {
+                        somethingElse = true;
+                        if (!variablesScoped) {
+                            charsetChanged |= name.equalsIgnoreCase("character_set_connection");
+                            collationReported |= name.equalsIgnoreCase("collation_connection");
+                            desired.set(name, variable.value());
+                        }
                     }
                     explained = true;
                 }
                 case SessionStateChange.Schema schema -> {
+                    onlySchemaRestated = Objects.equals(schema.name(), schemaBefore);
+                    somethingElse |= !onlySchemaRestated;
                     desired.schema(schema.name());
                     schemaReported = schema.name() == null ? "" : schema.name();
                     explained = true;
@@ -61,7 +76,8 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                 }
             }
         }
-        return new TrackedChanges(stateChange && !(explained && effectsInText), charsetChanged && !collationReported, gtid,
-                schemaReported);
+        boolean restatedByExecution = executesPrepared && onlySchemaRestated && !somethingElse;
+        return new TrackedChanges(stateChange && !(explained && effectsInText) && !restatedByExecution,
+                charsetChanged && !collationReported, gtid, schemaReported);
     }
 }

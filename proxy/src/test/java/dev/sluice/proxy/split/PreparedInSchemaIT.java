@@ -53,6 +53,34 @@ class PreparedInSchemaIT {
         }
     }
 
+    /**
+     * Each such execution reports the session's schema back, with the flag that session state
+     * changed (the server switched to the statement's schema and back): no state of the session's
+     * is left on the replica it ran on, so a write after it goes to the primary as any other.
+     * Found by the differential test (seed -6783054435281430092), where split mode took the flag
+     * for state it could not see and tied the session to that replica.
+     */
+    @Test
+    void executionsInAnotherSchemaLeaveTheSessionFreeToWrite(MariaDbCluster cluster) throws Exception {
+        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
+            for (String name : List.of("a", "b")) {
+                s.execute("CREATE DATABASE IF NOT EXISTS sluice_prep_" + name);
+                s.execute("CREATE OR REPLACE TABLE sluice_prep_" + name + ".t (v VARCHAR(8))");
+                s.execute("INSERT INTO sluice_prep_" + name + ".t VALUES ('" + name + "')");
+            }
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
+        try (ProxyServer proxy = ProxyFixture.start(SplitRoutingIT.splitConfig(cluster));
+             Connection c = ProxyFixture.connect(proxy, "sluice_prep_a", OPTIONS); Statement s = c.createStatement()) {
+            assertThat(preparedThenUse(c)).allMatch(answer -> answer.startsWith("a "));
+            assertThat(s.executeUpdate("INSERT INTO t VALUES ('written')")).isOne();
+            try (ResultSet rs = s.executeQuery("/* sluice:primary */ SELECT COUNT(*) FROM sluice_prep_b.t WHERE v = 'written'")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isOne();
+            }
+        }
+    }
+
     /** Prepares in sluice_prep_a, executes, then USE sluice_prep_b and executes four times more. */
     private static List<String> preparedThenUse(Connection c) throws SQLException {
         List<String> answers = new ArrayList<>();

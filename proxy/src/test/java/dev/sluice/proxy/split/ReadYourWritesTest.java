@@ -71,7 +71,7 @@ class ReadYourWritesTest {
     }
 
     private static TrackedChanges apply(List<SessionStateChange> changes, ReadYourWrites readYourWrites) {
-        return TrackedChanges.apply(changes, new SessionVariables(null), readYourWrites, false, false);
+        return TrackedChanges.apply(changes, new SessionVariables(null), readYourWrites, false, false, false);
     }
 
     @Test
