@@ -6,10 +6,9 @@ import dev.sluice.proxy.backend.BackendConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.KillConnections;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.LossListener;
 import dev.sluice.proxy.backend.OwnCommands;
-import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.command.OwnAnswer;
-import io.netty.buffer.ByteBuf;
 import java.util.function.Consumer;
 
 /**
@@ -23,7 +22,7 @@ import java.util.function.Consumer;
  * <p>The target connection's {@link BackendConnection#killStarted()} must have been called; this
  * ends it when the server has answered, so until then the connection serves nobody else.
  */
-final class BackendKill implements ResponseListener {
+final class BackendKill implements LossListener {
 
     private final BackendConnection target;
     private final Consumer<OwnAnswer> done;
@@ -94,19 +93,5 @@ final class BackendKill implements ResponseListener {
     public void onBackendLost(String reason) {
         finish(OwnAnswer.error(BackendLoginException.BACKEND_UNAVAILABLE, "08S01", "Lost connection to backend "
                 + target.backend().name() + " while killing the query: " + reason));
-    }
-
-    @Override
-    public void onResponseBytes(ByteBuf bytes) {
-        // The proxy's own command: its response is swallowed before it gets here.
-        bytes.release();
-    }
-
-    @Override
-    public void onReadComplete() {
-    }
-
-    @Override
-    public void onResponse(int command, Response response, long latencyNanos) {
     }
 }

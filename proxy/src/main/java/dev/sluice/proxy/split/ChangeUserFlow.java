@@ -4,19 +4,19 @@ import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.auth.Credential;
 import dev.sluice.protocol.frame.RawPacketDecoder;
-import dev.sluice.protocol.response.Response;
 import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.backend.Backend;
 import dev.sluice.proxy.backend.TrackedConnection;
 import dev.sluice.proxy.backend.BackendLoginException;
 import dev.sluice.proxy.backend.BackendPool;
 import dev.sluice.proxy.backend.LoginRequest;
+import dev.sluice.proxy.backend.LossListener;
 import dev.sluice.proxy.backend.OwnCommands;
-import dev.sluice.proxy.backend.ResponseListener;
 import dev.sluice.proxy.client.ClientOrigin;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A split session's COM_CHANGE_USER from its first packet to its OK or ERR: the auth exchange with
@@ -46,6 +46,10 @@ final class ChangeUserFlow {
         void changeEnded(int sequenceId, int code, String sqlState, String message);
     }
 
+    /** The server's pause before it answers a refused change, and how many it checks at all. */
+    static final long REFUSAL_PAUSE_MILLIS = 1000;
+    private static final int REFUSALS_BEFORE_LOCKOUT = 3;
+
     private final ClientAuth auth;
     private final SplitBackends backends;
     private final Channel client;
@@ -54,6 +58,8 @@ final class ChangeUserFlow {
     private final boolean secure;
     private final Session session;
     private ChangeUser change;
+    /** Changes refused on this connection. */
+    private int refusals;
     /** A step of {@link #change} runs on the auth threads. */
     private boolean working;
 
@@ -78,6 +84,10 @@ final class ChangeUserFlow {
         try {
             String host = ClientOrigin.of(client).host();
             change = ChangeUser.start(auth, frame, clientCapabilities, seed, host, secure);
+            if (refusals >= REFUSALS_BEFORE_LOCKOUT) {
+                refused(change, 1047, "08S01", "Unknown command");
+                return;
+            }
             afterStep(change, change.first(client));
         } catch (ProtocolException e) {
             change = null;
@@ -170,7 +180,12 @@ final class ChangeUserFlow {
      * proves nothing: the database is selected again. One that is gone leaves the pool with it.
      */
     private void selectAgain(ChangeUser current, BackendPool pool, TrackedConnection connection, String database) {
-        connection.listener(new CheckLost(current));
+        // Lost meanwhile: as with no primary to check on, the change goes ahead.
+        connection.listener((LossListener) reason -> {
+            if (change == current) {
+                changed(current, null);
+            }
+        });
         connection.sendOwn(OwnCommands.initDb(connection.channel().alloc(), database), Commands.COM_INIT_DB, response -> {
             BackendLoginException refused = null;
             if (response.isError()) {
@@ -186,33 +201,24 @@ final class ChangeUserFlow {
         });
     }
 
-    /** The check's connection was lost: as with no primary to check on, the change goes ahead. */
-    private final class CheckLost implements ResponseListener {
-        private final ChangeUser current;
-
-        CheckLost(ChangeUser current) {
-            this.current = current;
-        }
-
-        @Override
-        public void onResponseBytes(ByteBuf bytes) {
-            bytes.release();
-        }
-
-        @Override
-        public void onReadComplete() {
-        }
-
-        @Override
-        public void onResponse(int command, Response response, long latencyNanos) {
-        }
-
-        @Override
-        public void onBackendLost(String reason) {
-            if (change == current) {
-                changed(current, null);
-            }
-        }
+    /**
+     * As the server refuses a change: it resets the session before it checks the new account, and
+     * gives the old account, schema and the character set variables as they were after the reset
+     * (its globals) back when the check fails, so the session starts over as itself; it answers a
+     * second later, and from the fourth change on a connection refuses each one before any check
+     * (sql_parse.cc: failed_com_change_user), against guessing through a connection.
+     */
+    private void refused(ChangeUser current, int code, String sqlState, String message) {
+        change = null;
+        refusals++;
+        LoginRequest login = session.login();
+        session.startOver(login.user(), login.credential(), session.schema(), login.charset(), true,
+                () -> client.eventLoop().schedule(() -> {
+                    if (client.isActive()) {
+                        current.sendErr(client, code, sqlState, message);
+                        session.changeDone();
+                    }
+                }, REFUSAL_PAUSE_MILLIS, TimeUnit.MILLISECONDS));
     }
 
     /** The session becomes the new account, or stays as it was when the server refused. */
@@ -220,13 +226,7 @@ final class ChangeUserFlow {
         change = null;
         LoginRequest login = session.login();
         if (failure instanceof BackendLoginException e && e.refusedByServer()) {
-            // The server resets the session before it checks the new account, and gives the old
-            // account, schema and the character set variables as they were after the reset (its
-            // globals) back when the check fails: the session starts over as itself.
-            session.startOver(login.user(), login.credential(), session.schema(), login.charset(), true, () -> {
-                current.sendErr(client, e.errorCode(), e.sqlState(), e.getMessage());
-                session.changeDone();
-            });
+            refused(current, e.errorCode(), e.sqlState(), e.getMessage());
         } else {
             int charset = current.request().characterSet() > 0 ? current.request().characterSet() : login.charset();
             session.startOver(current.account().name(), current.credential(), current.request().database(), charset,

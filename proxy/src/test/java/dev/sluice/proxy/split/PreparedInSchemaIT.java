@@ -33,14 +33,7 @@ class PreparedInSchemaIT {
 
     @Test
     void aStatementPreparedBeforeAUseReadsTheTableOfItsSchemaEverywhere(MariaDbCluster cluster) throws Exception {
-        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
-            for (String name : List.of("a", "b")) {
-                s.execute("CREATE DATABASE IF NOT EXISTS sluice_prep_" + name);
-                s.execute("CREATE OR REPLACE TABLE sluice_prep_" + name + ".t (v VARCHAR(8))");
-                s.execute("INSERT INTO sluice_prep_" + name + ".t VALUES ('" + name + "')");
-            }
-        }
-        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
+        createSchemas(cluster);
         List<String> direct;
         try (Connection c = DriverManager.getConnection(cluster.primary().jdbcUrl("sluice_prep_a") + "&" + OPTIONS)) {
             direct = preparedThenUse(c);
@@ -62,14 +55,7 @@ class PreparedInSchemaIT {
      */
     @Test
     void executionsInAnotherSchemaLeaveTheSessionFreeToWrite(MariaDbCluster cluster) throws Exception {
-        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
-            for (String name : List.of("a", "b")) {
-                s.execute("CREATE DATABASE IF NOT EXISTS sluice_prep_" + name);
-                s.execute("CREATE OR REPLACE TABLE sluice_prep_" + name + ".t (v VARCHAR(8))");
-                s.execute("INSERT INTO sluice_prep_" + name + ".t VALUES ('" + name + "')");
-            }
-        }
-        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
+        createSchemas(cluster);
         try (ProxyServer proxy = ProxyFixture.start(SplitRoutingIT.splitConfig(cluster));
              Connection c = ProxyFixture.connect(proxy, "sluice_prep_a", OPTIONS); Statement s = c.createStatement()) {
             assertThat(preparedThenUse(c)).allMatch(answer -> answer.startsWith("a "));
@@ -79,6 +65,18 @@ class PreparedInSchemaIT {
                 assertThat(rs.getInt(1)).isOne();
             }
         }
+    }
+
+    /** sluice_prep_a and sluice_prep_b, each with a table t of one row that names its schema, on every server. */
+    private static void createSchemas(MariaDbCluster cluster) throws SQLException {
+        try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
+            for (String name : List.of("a", "b")) {
+                s.execute("CREATE DATABASE IF NOT EXISTS sluice_prep_" + name);
+                s.execute("CREATE OR REPLACE TABLE sluice_prep_" + name + ".t (v VARCHAR(8))");
+                s.execute("INSERT INTO sluice_prep_" + name + ".t VALUES ('" + name + "')");
+            }
+        }
+        cluster.awaitReplicaCatchUp(Duration.ofSeconds(10));
     }
 
     /** Prepares in sluice_prep_a, executes, then USE sluice_prep_b and executes four times more. */

@@ -503,6 +503,46 @@ class SessionStateIT {
     }
 
     /**
+     * The server answers a refused change a second late and, from the fourth on a connection,
+     * refuses each one before any check with 1047 (Unknown command). Found by the differential
+     * test (seed -1689786244184177835) once split mode refused changes to a dropped database.
+     */
+    @Test
+    void fromTheFourthRefusedChangeOfUserEachIsAnUnknownCommand() throws SQLException {
+        List<List<String>> outcomes = new ArrayList<>();
+        for (boolean proxied : new boolean[] {false, true}) {
+            try (Connection c = proxied ? viaProxy("") : direct("")) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE DATABASE IF NOT EXISTS change_user_limit");
+                }
+                c.setCatalog("change_user_limit");
+                try (Statement s = c.createStatement()) {
+                    s.execute("DROP DATABASE change_user_limit");
+                }
+                List<String> out = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    long start = System.nanoTime();
+                    try {
+                        c.unwrap(JdbcConnection.class).changeUser(TestUsers.APP_USER, TestUsers.APP_PASSWORD);
+                        out.add("changed");
+                    } catch (SQLException e) {
+                        out.add(e.getErrorCode() + " " + e.getSQLState());
+                        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered after the pause")
+                                .isGreaterThanOrEqualTo(Duration.ofMillis(ChangeUserFlow.REFUSAL_PAUSE_MILLIS));
+                    }
+                }
+                try (Statement s = c.createStatement()) {
+                    out.add(String.valueOf(rows(s, "SELECT CURRENT_USER(), DATABASE()")));
+                }
+                outcomes.add(out);
+            }
+        }
+        assertThat(outcomes.get(0)).as("direct").startsWith("1049 42000", "1049 42000", "1049 42000", "1047 08S01",
+                "1047 08S01");
+        assertThat(outcomes.get(1)).as("through the proxy").isEqualTo(outcomes.get(0));
+    }
+
+    /**
      * Refused, the change leaves the session without the schema it dropped; the proxy keeps the
      * connection that has none, where another session would have left a pooled one in its own.
      */
