@@ -13,6 +13,7 @@ import dev.sluice.proxy.backend.LoginRequest;
 import dev.sluice.proxy.backend.LossListener;
 import dev.sluice.proxy.backend.OwnCommands;
 import dev.sluice.proxy.client.ClientOrigin;
+import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.Set;
@@ -85,7 +86,7 @@ final class ChangeUserFlow {
             String host = ClientOrigin.of(client).host();
             change = ChangeUser.start(auth, frame, clientCapabilities, seed, host, secure);
             if (refusals >= REFUSALS_BEFORE_LOCKOUT) {
-                refused(change, 1047, "08S01", "Unknown command");
+                refused(change, Replies.UNKNOWN_COMMAND, "08S01", "Unknown command");
                 return;
             }
             afterStep(change, change.first(client));
