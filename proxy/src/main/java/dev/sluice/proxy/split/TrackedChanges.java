@@ -32,8 +32,9 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
     static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites,
                                 boolean effectsInText, boolean variablesScoped, boolean executesPrepared) {
         String schemaBefore = desired.schema();
-        boolean onlySchemaRestated = false;
-        boolean somethingElse = false;
+        // A schema entry that names the schema the session had, and any other variable or schema entry.
+        boolean schemaRestated = false;
+        boolean somethingNew = false;
         boolean explained = false;
         boolean stateChange = false;
         boolean charsetChanged = false;
@@ -48,7 +49,7 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                         readYourWrites.gtid(variable.value());
                         gtid = true;
                     } else {
-                        somethingElse = true;
+                        somethingNew = true;
                         if (!variablesScoped) {
                             charsetChanged |= name.equalsIgnoreCase("character_set_connection");
                             collationReported |= name.equalsIgnoreCase("collation_connection");
@@ -58,8 +59,11 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                     explained = true;
                 }
                 case SessionStateChange.Schema schema -> {
-                    onlySchemaRestated = Objects.equals(schema.name(), schemaBefore);
-                    somethingElse |= !onlySchemaRestated;
+                    if (Objects.equals(schema.name(), schemaBefore)) {
+                        schemaRestated = true;
+                    } else {
+                        somethingNew = true;
+                    }
                     desired.schema(schema.name());
                     schemaReported = schema.name() == null ? "" : schema.name();
                     explained = true;
@@ -76,7 +80,7 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                 }
             }
         }
-        boolean restatedByExecution = executesPrepared && onlySchemaRestated && !somethingElse;
+        boolean restatedByExecution = executesPrepared && schemaRestated && !somethingNew;
         return new TrackedChanges(stateChange && !(explained && effectsInText) && !restatedByExecution,
                 charsetChanged && !collationReported, gtid, schemaReported);
     }
