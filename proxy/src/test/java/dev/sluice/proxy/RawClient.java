@@ -4,6 +4,7 @@ import dev.sluice.protocol.Capabilities;
 import dev.sluice.protocol.auth.AuthPlugins;
 import dev.sluice.protocol.auth.ClientAuthExchange;
 import dev.sluice.protocol.auth.ClientAuthOptions;
+import dev.sluice.protocol.packet.ComChangeUser;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
 import io.netty.buffer.ByteBuf;
@@ -45,6 +46,8 @@ final class RawClient implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
+    /** The greeting's scramble, which a COM_CHANGE_USER answers too. */
+    private byte[] scramble;
 
     RawClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
@@ -87,7 +90,25 @@ final class RawClient implements AutoCloseable {
 
     /** As {@link #login(String, String)}, into {@code schema} when it is not null. */
     RawPacket login(String user, String password, String schema) throws IOException {
-        ClientAuthExchange auth = sendLogin(user, password, schema);
+        return finishAuth(sendLogin(user, password, schema));
+    }
+
+    /** A COM_CHANGE_USER to {@code user} with mysql_native_password, answered to its end (OK or ERR). */
+    RawPacket changeUser(String user, String password) throws IOException {
+        ClientAuthExchange auth = new ClientAuthExchange(AuthPlugins.standard(),
+                password.getBytes(StandardCharsets.UTF_8), ClientAuthOptions.plaintext(true));
+        ClientAuthExchange.InitialResponse first = auth.start("mysql_native_password", scramble);
+        ComChangeUser request = new ComChangeUser(user, first.authResponse(), "", 45, first.pluginName(), null,
+                CAPABILITIES);
+        ByteBuf buf = Unpooled.buffer();
+        request.encode(buf);
+        byte[] payload = new byte[buf.readableBytes()];
+        buf.readBytes(payload);
+        send(0, payload);
+        return finishAuth(auth);
+    }
+
+    private RawPacket finishAuth(ClientAuthExchange auth) throws IOException {
         RawPacket reply = read();
         while (reply.header() != 0x00 && reply.header() != 0xFF) {
             var step = auth.onServerPacket(reply.payload());
@@ -118,7 +139,9 @@ final class RawClient implements AutoCloseable {
 
     HandshakeV10 greeting() throws IOException {
         RawPacket greeting = read();
-        return HandshakeV10.decode(Unpooled.wrappedBuffer(greeting.payload()));
+        HandshakeV10 decoded = HandshakeV10.decode(Unpooled.wrappedBuffer(greeting.payload()));
+        scramble = decoded.scramble();
+        return decoded;
     }
 
     /** A COM_QUERY; returns the first response packet. */
@@ -129,6 +152,43 @@ final class RawClient implements AutoCloseable {
         System.arraycopy(text, 0, payload, 1, text.length);
         send(0, payload);
         return read();
+    }
+
+    /**
+     * A COM_QUERY whose answer is a text result set: its first row's values (null for SQL NULL),
+     * the rest read and dropped. An ERR throws, with its code and message.
+     */
+    java.util.List<String> firstRow(String sql) throws IOException {
+        RawPacket columns = query(sql);
+        if (columns.header() == 0xFF) {
+            throw new IOException(columns.errorCode() + " " + columns.errorMessage());
+        }
+        while (read().header() != 0xFE) {
+            // column definitions, up to the EOF (no CLIENT_DEPRECATE_EOF)
+        }
+        java.util.List<String> first = null;
+        for (RawPacket row = read(); !(row.header() == 0xFE && row.payload().length < 9); row = read()) {
+            if (first == null) {
+                first = textRow(row.payload());
+            }
+        }
+        return first;
+    }
+
+    private static java.util.List<String> textRow(byte[] payload) {
+        java.util.List<String> values = new java.util.ArrayList<>();
+        ByteBuf row = Unpooled.wrappedBuffer(payload);
+        while (row.isReadable()) {
+            int first = row.readUnsignedByte();
+            if (first == 0xFB) {
+                values.add(null);
+                continue;
+            }
+            long length = first < 0xFB ? first : first == 0xFC ? row.readUnsignedShortLE()
+                    : first == 0xFD ? row.readUnsignedMediumLE() : row.readLongLE();
+            values.add(row.readCharSequence((int) length, StandardCharsets.UTF_8).toString());
+        }
+        return values;
     }
 
     /** True when the peer closed the connection (within the socket timeout), after draining what it sent. */

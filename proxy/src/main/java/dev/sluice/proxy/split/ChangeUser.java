@@ -17,7 +17,6 @@ import dev.sluice.proxy.command.Replies;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 
 /**
  * COM_CHANGE_USER in split mode, answered by the proxy: the session has no backend connection of
@@ -37,6 +36,8 @@ final class ChangeUser {
     private int sequenceId;
     /** What logs into backends as the new account, once it is accepted. */
     private Credential credential;
+    /** Why the account was refused, once it is; not yet told to the client. */
+    private ServerStep.Reject rejection;
 
     private ChangeUser(ComChangeUser request, ServerAuthExchange exchange, UserConfig account, int sequenceId,
                        AuthWork authWork) {
@@ -105,7 +106,7 @@ final class ChangeUser {
         client.writeAndFlush(Replies.ok(client.alloc(), ++sequenceId, ServerStatus.AUTOCOMMIT));
     }
 
-    /** After ACCEPTED, when the server refused what the account asked for (its database): the ERR that ends it. */
+    /** After REJECTED, or ACCEPTED when the server refused what the account asked for (its database): the ERR that ends it. */
     void sendErr(Channel client, int code, String sqlState, String message) {
         client.writeAndFlush(Replies.err(client.alloc(), ++sequenceId, code, sqlState, message));
     }
@@ -124,11 +125,15 @@ final class ChangeUser {
                 yield Progress.ACCEPTED;
             }
             case ServerStep.Reject reject -> {
-                client.writeAndFlush(Replies.err(client.alloc(), ++sequenceId, reject.errorCode(), reject.sqlState(),
-                        reject.message())).addListener(ChannelFutureListener.CLOSE);
+                rejection = reject;
                 yield Progress.REJECTED;
             }
         };
+    }
+
+    /** After REJECTED: the refusal, for {@link #sendErr}. */
+    ServerStep.Reject rejection() {
+        return rejection;
     }
 
     UserConfig account() {

@@ -3,6 +3,7 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.Commands;
 import dev.sluice.protocol.ProtocolException;
 import dev.sluice.protocol.auth.Credential;
+import dev.sluice.protocol.auth.ServerStep;
 import dev.sluice.protocol.frame.RawPacketDecoder;
 import dev.sluice.proxy.auth.ClientAuth;
 import dev.sluice.proxy.backend.Backend;
@@ -43,7 +44,7 @@ final class ChangeUserFlow {
         /** The exchange ended with an OK or ERR sent: the session takes commands again. */
         void changeDone();
 
-        /** The client was refused and the connection closes, or its packet was malformed. */
+        /** The client's packets broke the protocol: the connection closes after this ERR. */
         void changeEnded(int sequenceId, int code, String sqlState, String message);
     }
 
@@ -146,8 +147,8 @@ final class ChangeUserFlow {
                 }
             }
             case REJECTED -> {
-                change = null;
-                session.changeEnded(-1, 0, null, null);
+                ServerStep.Reject reject = current.rejection();
+                refused(current, reject.errorCode(), reject.sqlState(), reject.message());
             }
         }
     }

@@ -312,11 +312,7 @@ public final class SplitPath implements StatementPath, ChangeUserFlow.Session, C
 
     @Override
     public void changeEnded(int sequenceId, int code, String sqlState, String message) {
-        if (sequenceId < 0) {
-            session.closing();
-        } else {
-            session.end(sequenceId, code, sqlState, message);
-        }
+        session.end(sequenceId, code, sqlState, message);
     }
 
     // ---- the session's end, and what it tells about itself ----
