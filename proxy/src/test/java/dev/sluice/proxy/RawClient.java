@@ -48,6 +48,7 @@ final class RawClient implements AutoCloseable {
     private final OutputStream out;
     /** The greeting's scramble, which a COM_CHANGE_USER answers too. */
     private byte[] scramble;
+    private long connectionId;
 
     RawClient(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
@@ -141,7 +142,13 @@ final class RawClient implements AutoCloseable {
         RawPacket greeting = read();
         HandshakeV10 decoded = HandshakeV10.decode(Unpooled.wrappedBuffer(greeting.payload()));
         scramble = decoded.scramble();
+        connectionId = decoded.connectionId();
         return decoded;
+    }
+
+    /** The connection id the greeting gave, once read. */
+    long connectionId() {
+        return connectionId;
     }
 
     /** A COM_QUERY; returns the first response packet. */

@@ -173,20 +173,17 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
 
     /** Registers a client command whose first frame is about to be written. */
     public void expect(int command, ResponseListener responseTo) {
-        expect(command, responseTo, false);
+        expect(command, responseTo, null, null);
     }
 
     /**
-     * As {@link #expect(int, ResponseListener)}; {@code scopedVariables}: the command is a SET
-     * STATEMENT ... FOR, whose variables the server reports changed though they are back as they
-     * were once it is done, so the reports do not change what this connection is known to have.
+     * As {@link #expect(int, ResponseListener)}; {@code scopedVariables}: for a SET STATEMENT ...
+     * FOR, the variables it sets, which the server reports changed though they are back as they
+     * were once it is done, so the reports do not change what this connection is known to have
+     * (null for other commands); its packets also feed {@code answer} (may be null).
      */
-    public void expect(int command, ResponseListener responseTo, boolean scopedVariables) {
-        expect(command, responseTo, scopedVariables, null);
-    }
-
-    /** As {@link #expect(int, ResponseListener, boolean)}; the response's packets also feed {@code answer} (may be null). */
-    public void expect(int command, ResponseListener responseTo, boolean scopedVariables, AnswerChecksum answer) {
+    public void expect(int command, ResponseListener responseTo, java.util.List<String> scopedVariables,
+                       AnswerChecksum answer) {
         if (Commands.expectsNoResponse(command)) {
             return;
         }

@@ -18,7 +18,13 @@ public interface ResponseListener {
     /** The backend connection failed or closed while the session used it. */
     void onBackendLost(String reason);
 
-    /** An OK in the response reported session state changes (split mode, where they are tracked). */
-    default void onSessionState(java.util.List<dev.sluice.protocol.packet.SessionStateChange> changes) {
+    /**
+     * An OK in the response reported session state changes (split mode, where they are tracked).
+     * {@code restored}: variables a SET STATEMENT ... FOR before it on this connection set for
+     * itself; the server reports them again in the next OK, back at their value, with the
+     * state-change flag (empty when none were pending).
+     */
+    default void onSessionState(java.util.List<dev.sluice.protocol.packet.SessionStateChange> changes,
+                                java.util.Set<String> restored) {
     }
 }

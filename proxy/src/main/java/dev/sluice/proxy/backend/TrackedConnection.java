@@ -10,6 +10,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -32,6 +34,12 @@ public final class TrackedConnection extends BackendConnection {
     private final SessionVariables state;
     private boolean stripSessionState;
     private SessionVariables loginValues;
+    /**
+     * Variables a SET STATEMENT ... FOR set for itself here, whose return to their value the
+     * server has not reported yet: it does in the next OK (the statement's own ends before the
+     * variables are put back, and a result set's EOF carries no report). Null when none.
+     */
+    private Set<String> restoring;
     /** What split mode keeps on this connection beside its variables (its prepared statements). */
     private Attachment attachment;
     /** The start of a packet that the last read cut off, held until its end arrives. */
@@ -182,6 +190,12 @@ public final class TrackedConnection extends BackendConnection {
 
     @Override
     void inspect(InFlight head, int sequenceId, int length, ByteBuf payload, int endIndex) {
+        if (head.scopedVariables() != null) {
+            if (restoring == null) {
+                restoring = new HashSet<>();
+            }
+            restoring.addAll(head.scopedVariables());
+        }
         if (head.rows() != null && tracker.lastPacketWasRow()) {
             head.rows().accept(payload);
         }
@@ -218,10 +232,15 @@ public final class TrackedConnection extends BackendConnection {
         if (ok.sessionStateChanges() == null) {
             return null;
         }
+        Set<String> restored = Set.of();
+        if (head.scopedVariables() == null && restoring != null) {
+            restored = restoring;
+            restoring = null;
+        }
         for (SessionStateChange change : ok.sessionStateChanges()) {
             switch (change) {
                 case SessionStateChange.SystemVariable variable -> {
-                    if (!head.scopedVariables()) {
+                    if (head.scopedVariables() == null) {
                         state.set(variable.name(), variable.value());
                     }
                 }
@@ -234,7 +253,7 @@ public final class TrackedConnection extends BackendConnection {
             }
         }
         if (head.listener() != null) {
-            head.listener().onSessionState(ok.sessionStateChanges());
+            head.listener().onSessionState(ok.sessionStateChanges(), restored);
         }
         if (!stripSessionState || head.listener() == null) {
             return null;

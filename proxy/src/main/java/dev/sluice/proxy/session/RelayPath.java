@@ -190,7 +190,7 @@ public final class RelayPath implements StatementPath, ResponseListener, Backend
         } else {
             session.services().observers().current().onNoResponseCommand(session.killable(), command, frame);
         }
-        backend.expect(command, this, false, statement == null ? null : statement.answer());
+        backend.expect(command, this, null, statement == null ? null : statement.answer());
         backend.write(frame);
     }
 

@@ -22,8 +22,8 @@ import java.util.Set;
  * @param changesRows   INSERT, UPDATE, DELETE, REPLACE or LOAD: refused in a READ ONLY transaction
  * @param readsLastInsertId it calls LAST_INSERT_ID(), which is the session's, not the connection's
  * @param callsProcedure a CALL: its writes' GTIDs may not be reported in the OK after it
- * @param scopedVariables SET STATEMENT ... FOR: the variables the server reports changed are back
- *                      as they were after it
+ * @param scopedVariables SET STATEMENT ... FOR: the variables it sets (the server reports them
+ *                      changed, yet they are back as they were after it); null for other statements
  * @param commitsFirst  it commits the open transaction before it runs (DDL, LOCK TABLES, BEGIN...)
  * @param sessionVariablesSet the session system variables a SET assigns (lower case), to read back
  *                      those the server does not report
@@ -47,14 +47,14 @@ public record RoutedStatement(Target target, Set<PinReason> pins, Set<PinReason>
                               boolean readOnlyTransaction, boolean keepForNext, boolean write,
                               boolean readsLastConnection, boolean effectsInText, boolean changesRows,
                               boolean readsLastInsertId, boolean callsProcedure,
-                              boolean scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet,
+                              List<String> scopedVariables, boolean commitsFirst, List<String> sessionVariablesSet,
                               boolean keepsDiagnostics, boolean multiStatement, boolean savepoint,
                               boolean needsPrimaryTransaction, boolean readsDiagnostics, boolean tableFree,
                               InsertLiterals insertLiterals) {
 
     /** Not a read the classifier could prove: counts as a write for read-your-writes. */
     public static final RoutedStatement PRIMARY = new RoutedStatement(Target.PRIMARY, Set.of(), Set.of(), false, false,
-            true, false, false, false, false, false, false, false, List.of(), false, false, false, false, false, false, null);
+            true, false, false, false, false, false, null, false, List.of(), false, false, false, false, false, false, null);
 
     /**
      * This statement, sent to the primary: where a cursor it opens may stay open while the session

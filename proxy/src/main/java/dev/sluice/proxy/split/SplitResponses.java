@@ -120,10 +120,12 @@ final class SplitResponses implements ResponseListener {
     }
 
     @Override
-    public void onSessionState(List<SessionStateChange> changes) {
+    public void onSessionState(List<SessionStateChange> changes, Set<String> restored) {
+        RoutedStatement route = current == null ? null : current.route();
         TrackedChanges tracked = TrackedChanges.apply(changes, state.desired, state.readYourWrites,
-                current != null && current.route().effectsInText(), current != null && current.route().scopedVariables(),
-                current != null && current.code() == Commands.COM_STMT_EXECUTE && !current.route().callsProcedure());
+                route != null && route.effectsInText(), route != null && route.scopedVariables() != null,
+                current != null && current.code() == Commands.COM_STMT_EXECUTE && !route.callsProcedure(),
+                restored, route == null ? List.of() : route.sessionVariablesSet());
         state.readBacks.reported(tracked, changes);
         if (tracked.schemaReported() != null) {
             state.binding.pinned(PinReason.NO_SCHEMA, tracked.schemaReported().isEmpty());

@@ -191,7 +191,7 @@ final class SqlRouting {
         return new RoutedStatement(target, pins, releases, readOnlyTransaction, c.has(SessionEffect.FOUND_ROWS_CALC),
                 write, readsConnectionState, effectsInText, changesRows,
                 c.has(SessionEffect.LAST_INSERT_ID_READ), c.kind() == StatementKind.CALL,
-                c.setStatementFor(), commitsFirst, sessionVariablesSet(c),
+                c.scopedVariables(), commitsFirst, sessionVariablesSet(c),
                 keepsDiagnostics(c, target, pins, write), c.kind() == StatementKind.MULTI,
                 savepoint, needsPrimaryTransaction, c.has(SessionEffect.DIAGNOSTICS_READ),
                 c.tableFree(), null);

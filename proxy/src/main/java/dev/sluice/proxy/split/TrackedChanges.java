@@ -3,7 +3,9 @@ package dev.sluice.proxy.split;
 import dev.sluice.protocol.packet.SessionStateChange;
 import dev.sluice.proxy.backend.SessionVariables;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What one OK's session-state block says, applied to the session's own state: variables and
@@ -26,16 +28,24 @@ import java.util.Objects;
  * in another schema. Such a report ({@code executesPrepared}, the schema restated, nothing else
  * but the GTID) explains the flag; a CALL's execution is not let off, its procedure may set what
  * nothing reports.
+ *
+ * <p>A SET STATEMENT ... FOR puts its variables back after its own report, so the server reports
+ * them again, at their value, in the next OK on that connection, with the state-change flag.
+ * Those entries ({@code restored}, unless the statement's own SET names them) change nothing and
+ * explain the flag; an INSERT's trigger setting a user variable in the same statement would go
+ * unseen, the price of not tying every session that scopes a variable to its connection.
  */
 record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported, String schemaReported) {
 
     static TrackedChanges apply(List<SessionStateChange> changes, SessionVariables desired, ReadYourWrites readYourWrites,
-                                boolean effectsInText, boolean variablesScoped, boolean executesPrepared) {
+                                boolean effectsInText, boolean variablesScoped, boolean executesPrepared,
+                                Set<String> restored, List<String> setInText) {
         String schemaBefore = desired.schema();
         // A schema entry that names the schema the session had, and any other variable or schema entry.
         boolean schemaRestated = false;
         boolean somethingNew = false;
         boolean explained = false;
+        boolean restoreSeen = false;
         boolean stateChange = false;
         boolean charsetChanged = false;
         boolean collationReported = false;
@@ -48,6 +58,9 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                     if (name.equalsIgnoreCase("last_gtid")) {
                         readYourWrites.gtid(variable.value());
                         gtid = true;
+                    } else if (restored.contains(name.toLowerCase(Locale.ROOT))
+                            && !setInText.contains(name.toLowerCase(Locale.ROOT))) {
+                        restoreSeen = true;
                     } else {
                         somethingNew = true;
                         if (!variablesScoped) {
@@ -81,7 +94,8 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
             }
         }
         boolean restatedByExecution = executesPrepared && schemaRestated && !somethingNew;
-        return new TrackedChanges(stateChange && !(explained && effectsInText) && !restatedByExecution,
+        boolean onlyRestores = restoreSeen && !somethingNew && !schemaRestated;
+        return new TrackedChanges(stateChange && !(explained && effectsInText) && !restatedByExecution && !onlyRestores,
                 charsetChanged && !collationReported, gtid, schemaReported);
     }
 }

@@ -25,8 +25,9 @@ import java.util.Set;
  * @param useSchema the schema of a USE statement, unquoted; null for other statements
  * @param transactionEffect what the statement does to the transaction
  * @param consistentSnapshot START TRANSACTION ... WITH CONSISTENT SNAPSHOT
- * @param setStatementFor MariaDB's SET STATEMENT var = value FOR statement: the variables are set for
- *     that statement only, though the server reports them changed
+ * @param scopedVariables MariaDB's SET STATEMENT var = value FOR statement: the variables it sets for
+ *     that statement only (lower case), though the server reports them changed, and their return
+ *     in its next OK; null for other statements
  * @param tableFree a SELECT or SET that names no table: the server clears the diagnostics area
  *     only for statements that open tables, so the last statement's warnings and errors stay
  *     through it unless it raises its own
@@ -43,7 +44,7 @@ public record Classification(
         String useSchema,
         TransactionEffect transactionEffect,
         boolean consistentSnapshot,
-        boolean setStatementFor,
+        List<String> scopedVariables,
         boolean tableFree,
         int statementCount,
         List<Classification> statements) {
@@ -55,7 +56,13 @@ public record Classification(
         sessionEffects = sessionEffects.isEmpty()
                 ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(sessionEffects));
         setAssignments = List.copyOf(setAssignments);
+        scopedVariables = scopedVariables == null ? null : List.copyOf(scopedVariables);
         statements = List.copyOf(statements);
+    }
+
+    /** It began with SET STATEMENT ... FOR. */
+    public boolean setStatementFor() {
+        return scopedVariables != null;
     }
 
     /** Whether the statement has this session effect. */
@@ -65,11 +72,11 @@ public record Classification(
 
     Classification withHint(RoutingHint newHint) {
         return newHint == hint ? this : new Classification(kind, readOnly, noWrites, newHint, sessionEffects, setAssignments,
-                useSchema, transactionEffect, consistentSnapshot, setStatementFor, tableFree, statementCount, statements);
+                useSchema, transactionEffect, consistentSnapshot, scopedVariables, tableFree, statementCount, statements);
     }
 
     Classification withReadOnlyAndEffects(boolean newReadOnly, boolean newNoWrites, Set<SessionEffect> newEffects) {
         return new Classification(kind, newReadOnly, newNoWrites, hint, newEffects, setAssignments, useSchema, transactionEffect,
-                consistentSnapshot, setStatementFor, tableFree, statementCount, statements);
+                consistentSnapshot, scopedVariables, tableFree, statementCount, statements);
     }
 }

@@ -47,8 +47,8 @@ final class StatementAnalyzer {
     boolean snapshot;
     boolean chain;
     String useSchema;
-    /** It began with SET STATEMENT ... FOR. */
-    boolean setStatementFor;
+    /** It began with SET STATEMENT ... FOR: the variables it sets for the statement (lower case); else null. */
+    java.util.List<String> scopedVariables;
     /** Tokens starting before this are exempt from the write-word check (SHOW CREATE PROCEDURE). */
     int exemptUntil;
 
@@ -73,7 +73,7 @@ final class StatementAnalyzer {
         snapshot = false;
         chain = false;
         useSchema = null;
-        setStatementFor = false;
+        scopedVariables = null;
         exemptUntil = -1;
     }
 
@@ -197,7 +197,7 @@ final class StatementAnalyzer {
         }
         if (k == Keyword.SET && s.is(1, Keyword.STATEMENT)) {
             phase = Phase.SET_STATEMENT;
-            setStatementFor = true;
+            scopedVariables = new java.util.ArrayList<>(2);
             return ROLE_WRAPPER;
         }
         heads.decide(t, k);
@@ -244,6 +244,9 @@ final class StatementAnalyzer {
     private int setStatement() {
         if (depth == 0 && s.is(0, Keyword.FOR)) {
             phase = Phase.HEAD;
+        } else if (depth == 0 && (s.prevIs(Keyword.STATEMENT) || s.prevType() == TokenType.COMMA)
+                && (s.type(0) == TokenType.WORD || s.type(0) == TokenType.QUOTED_IDENTIFIER)) {
+            scopedVariables.add(SetParser.unquote(s.string(0)).toLowerCase(java.util.Locale.ROOT));
         }
         return 0;
     }

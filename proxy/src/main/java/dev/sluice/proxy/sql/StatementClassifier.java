@@ -145,11 +145,11 @@ public final class StatementClassifier {
         long effects = a.features.effects();
         List<SetAssignment> assignments = a.set.assignments();
         boolean tableFree = a.tableFree();
-        if (effects == 0 && assignments.isEmpty() && a.useSchema == null && !a.setStatementFor) {
+        if (effects == 0 && assignments.isEmpty() && a.useSchema == null && a.scopedVariables == null) {
             return shared(a.kind, readOnly, hint, a.transaction, a.snapshot, tableFree, 1);
         }
         return new Classification(a.kind, readOnly, noWrites, hint, effectSet(effects), assignments, a.useSchema,
-                a.transaction, a.snapshot, a.setStatementFor, tableFree, 1, List.of());
+                a.transaction, a.snapshot, a.scopedVariables, tableFree, 1, List.of());
     }
 
     private static Classification multi(List<Classification> parts, RoutingHint hint) {
@@ -159,9 +159,12 @@ public final class StatementClassifier {
         String schema = null;
         TransactionEffect transaction = TransactionEffect.NONE;
         boolean snapshot = false;
-        boolean setStatementFor = false;
+        List<String> scopedVariables = null;
         for (Classification part : parts) {
-            setStatementFor |= part.setStatementFor();
+            if (part.setStatementFor()) {
+                scopedVariables = scopedVariables == null ? new ArrayList<>() : scopedVariables;
+                scopedVariables.addAll(part.scopedVariables());
+            }
             withHint.add(part.withHint(hint));
             effects.addAll(part.sessionEffects());
             assignments.addAll(part.setAssignments());
@@ -170,7 +173,7 @@ public final class StatementClassifier {
             snapshot |= part.consistentSnapshot();
         }
         return new Classification(StatementKind.MULTI, false, false, hint, effects, assignments, schema, transaction,
-                snapshot, setStatementFor, false, parts.size(), withHint);
+                snapshot, scopedVariables, false, parts.size(), withHint);
     }
 
     private static Set<SessionEffect> effectSet(long mask) {
@@ -190,7 +193,7 @@ public final class StatementClassifier {
                 + transaction.ordinal()) * 2 + (snapshot ? 1 : 0)) * 2 + (tableFree ? 1 : 0);
         Classification c = shared[index];
         if (c == null) {
-            c = new Classification(kind, readOnly, readOnly, hint, Set.of(), List.of(), null, transaction, snapshot, false,
+            c = new Classification(kind, readOnly, readOnly, hint, Set.of(), List.of(), null, transaction, snapshot, null,
                     tableFree, count, List.of());
             shared[index] = c;
         }

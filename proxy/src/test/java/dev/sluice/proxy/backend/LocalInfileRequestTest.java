@@ -53,7 +53,7 @@ class LocalInfileRequestTest {
         }
 
         @Override
-        public void onSessionState(List<SessionStateChange> changes) {
+        public void onSessionState(List<SessionStateChange> changes, java.util.Set<String> restored) {
         }
     }
 

@@ -64,7 +64,7 @@ class TrackedRelayFragmentsTest {
         }
 
         @Override
-        public void onSessionState(List<SessionStateChange> reported) {
+        public void onSessionState(List<SessionStateChange> reported, java.util.Set<String> restored) {
             changes.addAll(reported);
         }
 

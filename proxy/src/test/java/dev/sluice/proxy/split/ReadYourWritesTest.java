@@ -71,7 +71,8 @@ class ReadYourWritesTest {
     }
 
     private static TrackedChanges apply(List<SessionStateChange> changes, ReadYourWrites readYourWrites) {
-        return TrackedChanges.apply(changes, new SessionVariables(null), readYourWrites, false, false, false);
+        return TrackedChanges.apply(changes, new SessionVariables(null), readYourWrites, false, false, false,
+                java.util.Set.of(), List.of());
     }
 
     @Test

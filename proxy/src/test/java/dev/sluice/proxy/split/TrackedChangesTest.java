@@ -13,6 +13,7 @@ import dev.sluice.proxy.gtid.AcknowledgedWrites;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** When an OK's state-change flag means state the proxy cannot see (and the session must stay). */
@@ -36,13 +37,48 @@ class TrackedChangesTest {
         assertThat(untracked(List.of(FLAG), true)).as("the flag alone").isTrue();
     }
 
+    @Test
+    void variablesPutBackAfterASetStatementExplainTheFlag() {
+        SessionVariables desired = new SessionVariables("b");
+        desired.set("div_precision_increment", "6");
+        List<SessionStateChange> restore = List.of(new SystemVariable("div_precision_increment", "6"), FLAG);
+        assertThat(apply(restore, false, desired, Set.of("div_precision_increment"), List.of()).untracked()).isFalse();
+        assertThat(apply(List.of(new SystemVariable("last_gtid", "0-1-6"), new SystemVariable("DIV_PRECISION_INCREMENT", "6"),
+                FLAG), false, desired, Set.of("div_precision_increment"), List.of()).untracked())
+                .as("with a write's GTID, in any case").isFalse();
+        assertThat(apply(restore, false, desired, Set.of(), List.of()).untracked()).as("nothing was scoped").isTrue();
+        assertThat(apply(List.of(new SystemVariable("div_precision_increment", "6"), new SystemVariable("sql_mode", ""),
+                FLAG), false, desired, Set.of("div_precision_increment"), List.of()).untracked())
+                .as("another variable too").isTrue();
+    }
+
+    @Test
+    void aSetOfAScopedVariableRightAfterItIsTheSessionsNewValue() {
+        SessionVariables desired = new SessionVariables("b");
+        apply(List.of(new SystemVariable("div_precision_increment", "3"), FLAG), true, desired,
+                Set.of("div_precision_increment"), List.of("div_precision_increment"));
+        assertThat(desired.variable("div_precision_increment")).isEqualTo("3");
+        SessionVariables untouched = new SessionVariables("b");
+        apply(List.of(new SystemVariable("div_precision_increment", "3"), FLAG), true, untouched,
+                Set.of("div_precision_increment"), List.of("sql_mode"));
+        assertThat(untouched.variable("div_precision_increment")).as("put back, not set").isNull();
+    }
+
     /** With the session in schema b. */
     private static boolean untracked(List<SessionStateChange> changes, boolean executesPrepared) {
+        return TrackedChanges.apply(changes, new SessionVariables("b"), readYourWrites(), false, false, executesPrepared,
+                Set.of(), List.of()).untracked();
+    }
+
+    private static TrackedChanges apply(List<SessionStateChange> changes, boolean effectsInText, SessionVariables desired,
+                                        Set<String> restored, List<String> setInText) {
+        return TrackedChanges.apply(changes, desired, readYourWrites(), effectsInText, false, false, restored, setInText);
+    }
+
+    private static ReadYourWrites readYourWrites() {
         RoutingConfig routing = new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN,
                 RoutingConfig.ReadYourWrites.GTID, RoutingConfig.DEFAULT_PRIMARY_WINDOW, Duration.ofMillis(1500),
                 List.of(), ReadYourWritesScope.SESSION, RoutingConfig.Discover.OFF, Optional.empty());
-        ReadYourWrites readYourWrites = new ReadYourWrites(routing, new AcknowledgedWrites(), () -> "app");
-        return TrackedChanges.apply(changes, new SessionVariables("b"), readYourWrites, false, false, executesPrepared)
-                .untracked();
+        return new ReadYourWrites(routing, new AcknowledgedWrites(), () -> "app");
     }
 }

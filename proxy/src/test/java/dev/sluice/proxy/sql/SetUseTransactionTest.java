@@ -100,6 +100,17 @@ class SetUseTransactionTest {
         assertThat(classifier.classify("SET PASSWORD = 'secret'").setAssignments()).isEmpty();
     }
 
+    @Test
+    void setStatementNamesTheVariablesItScopes() {
+        assertThat(classifier.classify("SET STATEMENT max_statement_time = 1 FOR SELECT 1").scopedVariables())
+                .containsExactly("max_statement_time");
+        assertThat(classifier.classify("set statement `Div_Precision_Increment`=10, sort_buffer_size = (1024 * 1024),"
+                + " optimizer_switch='a=on,b=off' for select 1/7").scopedVariables())
+                .containsExactly("div_precision_increment", "sort_buffer_size", "optimizer_switch");
+        assertThat(classifier.classify("SELECT 1").scopedVariables()).isNull();
+        assertThat(classifier.classify("SET max_statement_time = 1").scopedVariables()).isNull();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '~', quoteCharacter = '"', value = {
         "USE db~db", "use `my db`~my db", "USE `a``b`~a`b", "USE db;~db", "USE /* c */ db~db", "USE~",
