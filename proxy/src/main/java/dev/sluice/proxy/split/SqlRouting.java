@@ -153,6 +153,11 @@ final class SqlRouting {
                 }
             }
         }
+        if (c.kind() == StatementKind.MULTI && c.setStatementFor()) {
+            // Which of the multi-statement's reports are the SET STATEMENT's own, to be put back
+            // after it, is not told: the session stays where they are true.
+            pins.add(PinReason.UNTRACKED_STATE);
+        }
         boolean readOnlyTransaction = c.transactionEffect() == TransactionEffect.BEGIN_READ_ONLY;
         // A SET of replayable session variables may run anywhere: its effect is tracked and replayed
         // wherever the session's next statement goes, so it need not wait for (or on) the primary.

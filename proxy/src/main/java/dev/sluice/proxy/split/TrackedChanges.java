@@ -31,9 +31,11 @@ import java.util.Set;
  *
  * <p>A SET STATEMENT ... FOR puts its variables back after its own report, so the server reports
  * them again, at their value, in the next OK on that connection, with the state-change flag.
- * Those entries ({@code restored}, unless the statement's own SET names them) change nothing and
- * explain the flag; an INSERT's trigger setting a user variable in the same statement would go
- * unseen, the price of not tying every session that scopes a variable to its connection.
+ * Those entries ({@code restored}, unless the statement's own SET names them) give the value the
+ * connection has again (which the session had, unless a multi-statement set it beside the SET
+ * STATEMENT: such a session stays on its connection) and explain the flag; an INSERT's trigger
+ * setting a user variable in the same statement would go unseen, the price of not tying every
+ * session that scopes a variable to its connection.
  */
 record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidReported, String schemaReported) {
 
@@ -58,11 +60,13 @@ record TrackedChanges(boolean untracked, boolean collationUnknown, boolean gtidR
                     if (name.equalsIgnoreCase("last_gtid")) {
                         readYourWrites.gtid(variable.value());
                         gtid = true;
-                    } else if (restored.contains(name.toLowerCase(Locale.ROOT))
-                            && !setInText.contains(name.toLowerCase(Locale.ROOT))) {
-                        restoreSeen = true;
                     } else {
-                        somethingNew = true;
+                        String lower = name.toLowerCase(Locale.ROOT);
+                        if (restored.contains(lower) && !setInText.contains(lower)) {
+                            restoreSeen = true;
+                        } else {
+                            somethingNew = true;
+                        }
                         if (!variablesScoped) {
                             charsetChanged |= name.equalsIgnoreCase("character_set_connection");
                             collationReported |= name.equalsIgnoreCase("collation_connection");

@@ -10,6 +10,7 @@ import dev.sluice.protocol.packet.SessionStateChange.StateChange;
 import dev.sluice.protocol.packet.SessionStateChange.SystemVariable;
 import dev.sluice.proxy.backend.SessionVariables;
 import dev.sluice.proxy.gtid.AcknowledgedWrites;
+import dev.sluice.proxy.sql.StatementClassifier;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -53,15 +54,28 @@ class TrackedChangesTest {
     }
 
     @Test
-    void aSetOfAScopedVariableRightAfterItIsTheSessionsNewValue() {
+    void aPutBackVariableTakesTheConnectionsValue() {
         SessionVariables desired = new SessionVariables("b");
-        apply(List.of(new SystemVariable("div_precision_increment", "3"), FLAG), true, desired,
-                Set.of("div_precision_increment"), List.of("div_precision_increment"));
-        assertThat(desired.variable("div_precision_increment")).isEqualTo("3");
-        SessionVariables untouched = new SessionVariables("b");
-        apply(List.of(new SystemVariable("div_precision_increment", "3"), FLAG), true, untouched,
-                Set.of("div_precision_increment"), List.of("sql_mode"));
-        assertThat(untouched.variable("div_precision_increment")).as("put back, not set").isNull();
+        desired.set("div_precision_increment", "6");
+        apply(List.of(new SystemVariable("div_precision_increment", "0"), FLAG), false, desired,
+                Set.of("div_precision_increment"), List.of());
+        assertThat(desired.variable("div_precision_increment")).as("a multi-statement set it beside the SET STATEMENT")
+                .isEqualTo("0");
+        SessionVariables set = new SessionVariables("b");
+        assertThat(apply(List.of(new SystemVariable("div_precision_increment", "3"), FLAG), true, set,
+                Set.of("div_precision_increment"), List.of("div_precision_increment")).untracked()).isFalse();
+        assertThat(set.variable("div_precision_increment")).as("SET right after the SET STATEMENT").isEqualTo("3");
+    }
+
+    /** A multi-statement's reports cannot be told apart from its SET STATEMENT's own. */
+    @Test
+    void aMultiStatementWithASetStatementTiesTheSession() {
+        StatementClassifier classifier = new StatementClassifier();
+        assertThat(SqlRouting.route(classifier.classify(
+                "SET div_precision_increment = 0; SET STATEMENT div_precision_increment = 10 FOR SELECT 1/7")).pins())
+                .containsExactly(PinReason.UNTRACKED_STATE);
+        assertThat(SqlRouting.route(classifier.classify("SET STATEMENT div_precision_increment = 10 FOR SELECT 1/7"))
+                .pins()).isEmpty();
     }
 
     /** With the session in schema b. */
