@@ -226,6 +226,11 @@ public final class ResponseTracker {
         return lastWasRow;
     }
 
+    /** Server status flags of the last OK or EOF of the current response so far, or -1. */
+    public int status() {
+        return status;
+    }
+
     /** The outcome of the completed response. */
     public Response response() {
         if (state != State.DONE) {

@@ -11,6 +11,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -30,6 +31,7 @@ public final class TrackedConnection extends BackendConnection {
      * packets split across reads are copied, up to this much.
      */
     private static final int INSPECT_LIMIT = 1 << 20;
+    private static final List<SessionStateChange> UNNAMED_CHANGE = List.of(new SessionStateChange.StateChange("1", false));
 
     private final SessionVariables state;
     private boolean stripSessionState;
@@ -204,6 +206,13 @@ public final class TrackedConnection extends BackendConnection {
             if (rewritten != null) {
                 replacePacket(head.listener(), rewritten, length, endIndex);
             }
+        } else if (tracker.isComplete() && head.listener() != null && head.scopedVariables() == null
+                && restoring == null && tracker.status() >= 0
+                && ServerStatus.has(tracker.status(), ServerStatus.SESSION_STATE_CHANGED)) {
+            // A result that ends with an EOF (no CLIENT_DEPRECATE_EOF) has the flag and no room for
+            // what changed (a stored function's SET): the server tells it in the next OK on this
+            // connection. The session is told that something changed, unnamed.
+            head.listener().onSessionState(UNNAMED_CHANGE, Set.of());
         }
     }
 
