@@ -19,7 +19,8 @@ import dev.sluice.proxy.sql.InsertLiterals;
  * goes back to its pool or a statement reads the value ({@link #unresolvedOn}): the session keeps
  * its connection for one statement after any insert id anyway (what ROW_COUNT() and SHOW WARNINGS
  * ask), so the question never costs the client a round trip of its own and never hides what the
- * insert left there. A statement the proxy cannot see into can still give an id the text does
+ * insert left there; so is it after an insert that failed (a multi-row one may have stored rows
+ * first). A statement the proxy cannot see into can still give an id the text does
  * not hold (a BEFORE INSERT trigger setting it): LAST_INSERT_ID() is then not the new row's on
  * the server either, and the session is given the reported id.
  */
@@ -65,7 +66,11 @@ final class LastInsertId {
         }
         SessionVariables state = connection.state();
         boolean setsExpr = !response.isError() && route.pins().contains(PinReason.LAST_INSERT_ID);
-        boolean mayChange = setsExpr || response.lastInsertId() > 0 || route.callsProcedure() || route.multiStatement();
+        // A multi-row insert that fails after storing its first row answers ERR, with no id, and
+        // still leaves that row's id as LAST_INSERT_ID().
+        boolean failedWrite = response.isError() && route.changesRows();
+        boolean mayChange = setsExpr || failedWrite || response.lastInsertId() > 0 || route.callsProcedure()
+                || route.multiStatement();
         if (!mayChange) {
             return;
         }

@@ -79,6 +79,30 @@ class LastInsertIdIT {
     }
 
     /**
+     * A multi-row INSERT whose first row is stored and whose second fails (a duplicate key) answers
+     * ERR and reports no id, yet the server's LAST_INSERT_ID() is the first row's from then on. The
+     * proxy took the connection's value as unchanged: the session kept its old value, and the next
+     * session to ask on that connection took the failed insert's id for its own. Found by the
+     * differential test's wire client (seed 1031291411357061558).
+     */
+    @Test
+    void aFailedMultiRowInsertStillGivesItsFirstRowsId() throws SQLException {
+        try (Connection a = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sa = a.createStatement()) {
+            sa.executeUpdate("INSERT INTO insert_ids (v) VALUES (10)");
+            long existing = one(sa, "SELECT LAST_INSERT_ID()");
+            assertThatThrownBy(() -> sa.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (NULL, 11), (" + existing
+                    + ", 12)")).isInstanceOf(java.sql.SQLIntegrityConstraintViolationException.class);
+            sa.executeQuery("SELECT 1").close();
+            assertThat(one(sa, "SELECT LAST_INSERT_ID()")).as("the first row's id, as the server has it")
+                    .isGreaterThan(existing);
+        }
+        try (Connection b = ProxyFixture.connect(proxy, "sluice_test", ""); Statement sb = b.createStatement()) {
+            sb.executeUpdate("INSERT INTO insert_ids (id, v) VALUES (1000000 + CONNECTION_ID(), 13)");
+            assertThat(one(sb, "SELECT LAST_INSERT_ID()")).as("b generated none").isZero();
+        }
+    }
+
+    /**
      * An ON DUPLICATE KEY UPDATE that updates a row reports the row's id but leaves the
      * connection's LAST_INSERT_ID() as it was: on the shared connection, another session's, while
      * the session's own is what the server would answer on a connection of its own.
