@@ -8,6 +8,10 @@
 #   SKIP=kill,connection_id bench/differential.sh   leave features out (names: Feature.java)
 #   TARGETS=split bench/differential.sh         only one proxy mode (session, split; direct checks
 #                                               that the plans are deterministic)
+#   CLIENT=wire bench/differential.sh           sessions speak as the mariadb client library does
+#                                               (text protocol, results ending in EOF packets)
+#                                               instead of Connector/J; JDBC-only steps are not drawn;
+#                                               CLIENT=both runs each round's sessions both ways
 #   bench/differential.sh -Dsluice.diff.only=3  further -D options go to Maven as they are; a
 #                                               failure prints the options that replay it
 #
@@ -21,7 +25,7 @@
 #   SESSIONS [24]  STEPS [150]  DURATION [900] seconds of rounds  PHASE_TIMEOUT [600] seconds
 #   per round and target  STEP_TIMEOUT [30] seconds a read may wait  LARGE_MIN [100000]
 #   LARGE_MAX [1000000] rows of a large result  SHRINK [600] seconds to shorten failing plans
-#   SEED  SKIP  FOCUS (features drawn ten times as often)  TARGETS [session,split]  DUMP
+#   SEED  SKIP  FOCUS (features drawn ten times as often)  TARGETS [session,split]  CLIENT [jdbc]  DUMP
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +46,7 @@ props+=(-Dsluice.diff.shrink="${SHRINK:-600}")
 [ -n "${SEED:-}" ] && props+=(-Dsluice.diff.seed="$SEED")
 [ -n "${SKIP:-}" ] && props+=(-Dsluice.diff.skip="$SKIP")
 [ -n "${FOCUS:-}" ] && props+=(-Dsluice.diff.focus="$FOCUS")
+[ -n "${CLIENT:-}" ] && props+=(-Dsluice.diff.client="$CLIENT")
 [ -n "${DUMP:-}" ] && props+=(-Dsluice.diff.dump="$(realpath -m "$DUMP")")
 
 # test-compile, then failsafe's own goals: `verify` would also run the proxy module's second

@@ -3,6 +3,7 @@ package dev.sluice.proxy.differential;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,10 +30,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param only        session numbers to run (replay of one failing session), empty for all
  * @param targets     the proxy modes compared with the direct connection ({@code direct}: a second direct
  *                    run, which checks that the plans are deterministic)
+ * @param wire        sessions speak through {@link WireClient} ({@code sluice.diff.client=wire}), as the
+ *                    mariadb client library does, instead of Connector/J; the steps only JDBC takes
+ *                    are then not drawn
+ * @param alsoWire    each round's sessions run with Connector/J, then again with the wire client
+ *                    ({@code sluice.diff.client=both})
  */
 record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Duration duration, Duration phaseTimeout,
                     Duration stepTimeout, Duration shrink, int largeMin, int largeMax, Set<Feature> skipped, Set<Feature> focus, Set<Integer> only,
-                    Set<Target.Kind> targets) {
+                    Set<Target.Kind> targets, boolean wire, boolean alsoWire) {
+
+    /** What only Connector/J's sessions do (server-side prepared statements, its change of user and kills). */
+    private static final Set<Feature> JDBC_ONLY = EnumSet.of(Feature.PREPARED, Feature.CURSORS, Feature.KILL,
+            Feature.CHANGE_USER);
 
     static final String PREFIX = "sluice.diff.";
 
@@ -64,8 +74,30 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         for (String name : list(property("targets", "session,split"))) {
             targets.add(Target.Kind.named(name));
         }
+        String client = property("client", "jdbc").trim();
+        if (!List.of("jdbc", "wire", "both").contains(client)) {
+            throw new IllegalArgumentException(PREFIX + "client: unknown client '" + client
+                    + "' (expected: jdbc, wire, or both)");
+        }
+        DiffSettings jdbc = new DiffSettings(seed, seedGiven, sessions, steps, duration, phaseTimeout, stepTimeout, shrink,
+                largeMin, largeMax, skipped, focus, only, targets, false, client.equals("both"));
+        return client.equals("wire") ? jdbc.withWire() : jdbc;
+    }
+
+    /** The settings of each client a round runs its sessions with. */
+    List<DiffSettings> perClient() {
+        return alsoWire ? List.of(this, withWire()) : List.of(this);
+    }
+
+    private DiffSettings withWire() {
+        Set<Feature> wireSkipped = EnumSet.copyOf(JDBC_ONLY);
+        wireSkipped.addAll(skipped);
         return new DiffSettings(seed, seedGiven, sessions, steps, duration, phaseTimeout, stepTimeout, shrink, largeMin,
-                largeMax, skipped, focus, only, targets);
+                largeMax, wireSkipped, focus, only, targets, true, false);
+    }
+
+    String clientName() {
+        return wire ? "the wire client" : alsoWire ? "Connector/J, then the wire client" : "Connector/J";
     }
 
     boolean runs(int session) {
@@ -86,7 +118,8 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
      * {@code last}: a plan's first steps do not depend on how many follow.
      */
     String replay(long roundSeed, int session, Target.Kind target, int last) {
-        return "-D" + PREFIX + "seed=" + roundSeed + " -D" + PREFIX + "sessions=" + sessions + " -D" + PREFIX
+        return "-D" + PREFIX + "seed=" + roundSeed + (wire ? " -D" + PREFIX + "client=wire" : "")
+                + " -D" + PREFIX + "sessions=" + sessions + " -D" + PREFIX
                 + "steps=" + (last + 1) + " -D" + PREFIX + "only=" + session + " -D" + PREFIX + "targets="
                 + target.configName() + (skipped.isEmpty() ? "" : " -D" + PREFIX + "skip=" + skippedNames())
                 + (focus.isEmpty() ? "" : " -D" + PREFIX + "focus="
@@ -115,7 +148,7 @@ record DiffSettings(long seed, boolean seedGiven, int sessions, int steps, Durat
         return value;
     }
 
-    private static java.util.List<String> list(String text) {
+    private static List<String> list(String text) {
         return java.util.Arrays.stream(text.split(",")).map(s -> s.trim().toLowerCase(Locale.ROOT))
                 .filter(s -> !s.isEmpty()).toList();
     }

@@ -30,7 +30,10 @@ import org.junit.jupiter.api.Test;
  * user locks, large results read slowly, multi-statements, errors, CALL, COM_RESET_CONNECTION,
  * COM_CHANGE_USER, KILL QUERY), all at once, straight to the primary and then through the proxy in
  * session mode (primary only) and split mode (replicas, read_your_writes gtid), and each session
- * must see the same through the proxy as directly, step by step.
+ * must see the same through the proxy as directly, step by step. Sessions speak through
+ * Connector/J, or through {@link WireClient} as the mariadb client library does (results that end
+ * in EOF packets, which the proxy must read differently), or each round through both
+ * ({@code sluice.diff.client}: jdbc, wire, both).
  *
  * <p>The test has a cluster of its own: a split-mode bug can break replication (a statement
  * logged on a replica), which would fail every later test on the shared cluster.
@@ -62,11 +65,12 @@ class DifferentialIT {
         leaks = NettyLeaks.watch();
         sequenceEngine = cluster.primary().hasEngine("SEQUENCE");
         rowBased = new RowBasedReplication(cluster.primary());
-        System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps, duration %d s, skipped [%s], focus %s,"
-                        + " targets %s,"
+        System.out.printf("DifferentialIT: seed %d (%s), %d sessions of %d steps through %s, duration %d s,"
+                        + " skipped [%s], focus %s, targets %s,"
                         + " large results %d to %d rows from %s%n", settings.seed(),
                 settings.seedGiven() ? "from sluice.diff.seed" : "drawn; replay with -Dsluice.diff.seed=" + settings.seed(),
-                settings.sessions(), settings.steps(), settings.duration().toSeconds(), settings.skippedNames(),
+                settings.sessions(), settings.steps(), settings.clientName(), settings.duration().toSeconds(),
+                settings.skippedNames(),
                 settings.focus(), settings.targets(), settings.largeMin(), settings.largeMax(),
                 sequenceEngine ? "the SEQUENCE engine" : "a recursive CTE (this server has no SEQUENCE engine)");
         sessionProxy = Proxies.sessionMode(cluster);
@@ -101,53 +105,18 @@ class DifferentialIT {
         long end = System.nanoTime() + settings.duration().toNanos();
         List<String> failures = new ArrayList<>();
         int round = 0;
+        DiffSettings base = settings;
         do {
-            long roundSeed = round == 0 ? settings.seed() : PlanGenerator.mix(settings.seed() + round);
-            List<Plan> plans = new ArrayList<>();
-            for (int session = 0; session < settings.sessions(); session++) {
-                if (settings.runs(session)) {
-                    plans.add(PlanGenerator.plan(roundSeed, session, settings, sequenceEngine));
-                }
-            }
-            Map<Integer, Transcript> reference = runAll(target(Target.Kind.DIRECT), plans, round, roundSeed);
-            Reports.dump(roundSeed, reference);
-            if (replicationBroken(failures, "direct", roundSeed)) {
-                break;
-            }
-            for (Plan plan : plans) {
-                String abort = reference.get(plan.session()).abort();
-                if (abort != null) {
-                    failures.add("session " + plan.session() + " of seed " + roundSeed + " stopped on the direct"
-                            + " connection, so there is nothing to compare with: " + abort + "\n" + plan.listing(-1));
-                }
-            }
-            for (Target.Kind kind : settings.targets()) {
-                Map<Integer, Transcript> actual = runAll(target(kind), plans, round, roundSeed);
-                Reports.dump(roundSeed, actual);
-                for (Plan plan : plans) {
-                    Transcript expected = reference.get(plan.session());
-                    Transcript seen = actual.get(plan.session());
-                    Optional<Transcript.Difference> difference = expected.firstDifference(seen);
-                    if (difference.isPresent()) {
-                        String report = Reports.difference(settings, roundSeed, plan, kind, difference.get(), expected, seen)
-                                + shrunk(plan, difference.get().step(), kind, round, roundSeed);
-                        System.out.println("DifferentialIT: " + report);
-                        failures.add(report);
-                    }
-                }
-                if (replicationBroken(failures, kind.configName(), roundSeed)) {
+            for (DiffSettings client : base.perClient()) {
+                // runAll and the reports read the settings of the client this pass speaks through.
+                settings = client;
+                if (!round(round, failures)) {
                     break;
                 }
-                if (kind == Target.Kind.DIRECT) {
-                    continue;
-                }
-                ProxyServer proxy = kind == Target.Kind.SESSION ? sessionProxy : splitProxy;
-                ProxyIdle.await(proxy, 15_000).ifPresent(busy -> failures.add(
-                        "the " + kind.configName() + " proxy was not back at rest 15 s after round " + roundSeed
-                                + " ended: " + busy));
             }
             round++;
         } while (failures.isEmpty() && System.nanoTime() < end);
+        settings = base;
         replicationBroken(failures, "the last", settings.seed());
         for (String leak : leaks.collect()) {
             failures.add("Netty reported a leaked buffer: " + leak);
@@ -165,6 +134,55 @@ class DifferentialIT {
             }
             fail(message.toString());
         }
+    }
+
+    /** One round's sessions straight to the primary, then on each target; false when nothing more can run. */
+    private static boolean round(int round, List<String> failures) throws Exception {
+        long roundSeed = round == 0 ? settings.seed() : PlanGenerator.mix(settings.seed() + round);
+        List<Plan> plans = new ArrayList<>();
+        for (int session = 0; session < settings.sessions(); session++) {
+            if (settings.runs(session)) {
+                plans.add(PlanGenerator.plan(roundSeed, session, settings, sequenceEngine));
+            }
+        }
+        Map<Integer, Transcript> reference = runAll(target(Target.Kind.DIRECT), plans, round, roundSeed);
+        Reports.dump(roundSeed, reference);
+        if (replicationBroken(failures, "direct", roundSeed)) {
+            return false;
+        }
+        for (Plan plan : plans) {
+            String abort = reference.get(plan.session()).abort();
+            if (abort != null) {
+                failures.add("session " + plan.session() + " of seed " + roundSeed + " stopped on the direct"
+                        + " connection, so there is nothing to compare with: " + abort + "\n" + plan.listing(-1));
+            }
+        }
+        for (Target.Kind kind : settings.targets()) {
+            Map<Integer, Transcript> actual = runAll(target(kind), plans, round, roundSeed);
+            Reports.dump(roundSeed, actual);
+            for (Plan plan : plans) {
+                Transcript expected = reference.get(plan.session());
+                Transcript seen = actual.get(plan.session());
+                Optional<Transcript.Difference> difference = expected.firstDifference(seen);
+                if (difference.isPresent()) {
+                    String report = Reports.difference(settings, roundSeed, plan, kind, difference.get(), expected, seen)
+                            + shrunk(plan, difference.get().step(), kind, round, roundSeed);
+                    System.out.println("DifferentialIT: " + report);
+                    failures.add(report);
+                }
+            }
+            if (replicationBroken(failures, kind.configName(), roundSeed)) {
+                return false;
+            }
+            if (kind == Target.Kind.DIRECT) {
+                continue;
+            }
+            ProxyServer proxy = kind == Target.Kind.SESSION ? sessionProxy : splitProxy;
+            ProxyIdle.await(proxy, 15_000).ifPresent(busy -> failures.add(
+                    "the " + kind.configName() + " proxy was not back at rest 15 s after round " + roundSeed
+                            + " ended: " + busy));
+        }
+        return true;
     }
 
     /** Adds a failure and says so when the phase just run broke replication; nothing can run after that. */
@@ -229,18 +247,19 @@ class DifferentialIT {
         dropSchemas(plans);
         long start = System.nanoTime();
         long deadline = start + settings.phaseTimeout().toNanos();
-        Map<Integer, SessionRun> runs = new LinkedHashMap<>();
+        Map<Integer, DifferentialRun> runs = new LinkedHashMap<>();
         Map<Integer, Future<Transcript>> futures = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(plans.size());
         try {
             for (Plan plan : plans) {
-                SessionRun run = new SessionRun(plan, target, round, settings, processList);
+                DifferentialRun run = settings.wire() ? new WireSessionRun(plan, target, round, settings)
+                        : new SessionRun(plan, target, round, settings, processList);
                 runs.put(plan.session(), run);
                 futures.put(plan.session(), pool.submit(run));
             }
             Map<Integer, Transcript> transcripts = new LinkedHashMap<>();
             for (Map.Entry<Integer, Future<Transcript>> entry : futures.entrySet()) {
-                SessionRun run = runs.get(entry.getKey());
+                DifferentialRun run = runs.get(entry.getKey());
                 transcripts.put(entry.getKey(), await(entry.getValue(), run, deadline));
             }
             long steps = transcripts.values().stream().mapToLong(t -> t.entries().size()).sum();
@@ -254,7 +273,7 @@ class DifferentialIT {
         }
     }
 
-    private static Transcript await(Future<Transcript> future, SessionRun run, long deadline) throws InterruptedException {
+    private static Transcript await(Future<Transcript> future, DifferentialRun run, long deadline) throws InterruptedException {
         try {
             return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * that hangs ends with the socket timeout; a session the watchdog gives up on is aborted from the
  * outside ({@link #abort}), which closes its socket.
  */
-final class SessionRun implements Callable<Transcript> {
+final class SessionRun implements DifferentialRun {
 
     private final Plan plan;
     private final Target target;
@@ -69,8 +68,8 @@ final class SessionRun implements Callable<Transcript> {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stepStart);
     }
 
-    /** Gives up on the session: its socket is closed, so a read that waits fails now. */
-    void abort(String why) {
+    @Override
+    public void abort(String why) {
         aborted = why + " (in step " + current + " for " + elapsedMillis() + " ms)";
         Connection c = connection;
         if (c != null) {
@@ -82,14 +81,15 @@ final class SessionRun implements Callable<Transcript> {
         }
     }
 
-    /** What was seen so far, for a session whose thread never came back. */
-    Transcript transcript(String abort) {
+    @Override
+    public Transcript transcript(String abort) {
         synchronized (entries) {
             return new Transcript(target.kind(), List.copyOf(entries), aborted != null ? aborted : abort);
         }
     }
 
-    int currentStep() {
+    @Override
+    public int currentStep() {
         return current;
     }
 }
