@@ -13,6 +13,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -182,7 +183,7 @@ public abstract sealed class BackendConnection extends ChannelInboundHandlerAdap
      * were once it is done, so the reports do not change what this connection is known to have
      * (null for other commands); its packets also feed {@code answer} (may be null).
      */
-    public void expect(int command, ResponseListener responseTo, java.util.List<String> scopedVariables,
+    public void expect(int command, ResponseListener responseTo, List<String> scopedVariables,
                        AnswerChecksum answer) {
         if (Commands.expectsNoResponse(command)) {
             return;

@@ -192,7 +192,7 @@ public final class TrackedConnection extends BackendConnection {
 
     @Override
     void inspect(InFlight head, int sequenceId, int length, ByteBuf payload, int endIndex) {
-        if (head.scopedVariables() != null) {
+        if (head.scopedVariables() != null && tracker.isComplete()) {
             if (restoring == null) {
                 restoring = new HashSet<>();
             }
