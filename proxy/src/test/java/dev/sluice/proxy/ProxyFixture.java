@@ -2,6 +2,7 @@ package dev.sluice.proxy;
 
 import dev.sluice.config.BackendConfig;
 import dev.sluice.config.HostPort;
+import dev.sluice.config.RoutingConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.UserConfig;
 import dev.sluice.testkit.MariaDbCluster;
@@ -43,6 +44,17 @@ public final class ProxyFixture {
                 .withUsers(List.of(new UserConfig(TestUsers.APP_USER, TestUsers.APP_PASSWORD),
                         new UserConfig(TestUsers.APP2_USER, TestUsers.APP2_PASSWORD)))
                 .withBackends(backends);
+    }
+
+    /**
+     * Split mode on the primary alone, with one backend connection and one event loop: every
+     * session shares that connection, so whatever a session leaves on it shows in the next.
+     */
+    public static SluiceConfig splitOnOneConnection(MariaDbCluster cluster) {
+        BackendConfig primary = backend(cluster.primary());
+        return config(List.of(new BackendConfig(primary.name(), primary.address(), primary.role(), 1, 1)))
+                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
+                .withEventLoops(1);
     }
 
     public static ProxyServer start(SluiceConfig config) {

@@ -3,8 +3,6 @@ package dev.sluice.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mysql.cj.jdbc.JdbcConnection;
-import dev.sluice.config.BackendConfig;
-import dev.sluice.config.RoutingConfig;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
 import dev.sluice.testkit.TestUsers;
@@ -13,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,11 +35,7 @@ class ScopedVariablesIT {
         try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS sluice_test.scoped_rows (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
         }
-        BackendConfig primary = ProxyFixture.backend(cluster.primary());
-        BackendConfig single = new BackendConfig(primary.name(), primary.address(), primary.role(), 1, 1);
-        proxy = ProxyFixture.start(ProxyFixture.config(List.of(single))
-                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
-                .withEventLoops(1));
+        proxy = ProxyFixture.start(ProxyFixture.splitOnOneConnection(cluster));
     }
 
     @AfterAll

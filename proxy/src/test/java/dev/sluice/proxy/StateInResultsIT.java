@@ -2,8 +2,6 @@ package dev.sluice.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.config.BackendConfig;
-import dev.sluice.config.RoutingConfig;
 import dev.sluice.testkit.MariaDbCluster;
 import dev.sluice.testkit.MariaDbClusterExtension;
 import dev.sluice.testkit.TestUsers;
@@ -45,11 +43,7 @@ class StateInResultsIT {
                 globalTimeZone = rs.getString(1);
             }
         }
-        BackendConfig primary = ProxyFixture.backend(cluster.primary());
-        BackendConfig single = new BackendConfig(primary.name(), primary.address(), primary.role(), 1, 1);
-        proxy = ProxyFixture.start(ProxyFixture.config(List.of(single))
-                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
-                .withEventLoops(1));
+        proxy = ProxyFixture.start(ProxyFixture.splitOnOneConnection(cluster));
     }
 
     @AfterAll

@@ -3,11 +3,8 @@ package dev.sluice.proxy.differential;
 import dev.sluice.protocol.Commands;
 import dev.sluice.testkit.TestUsers;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One plan on one target through {@link WireClient}, as the mariadb client library speaks: text
@@ -16,53 +13,45 @@ import java.util.concurrent.TimeUnit;
  * client ({@link DiffSettings#covers}); JDBC's calls become the statements Connector/J sends for
  * them, a CallableStatement its CALL.
  */
-final class WireSessionRun implements DifferentialRun {
+final class WireSessionRun extends PlanRun {
 
-    private final Plan plan;
-    private final Target target;
     private final int timeoutMillis;
-    private final String lock;
-    private final List<Transcript.Entry> entries = Collections.synchronizedList(new ArrayList<>());
-    private volatile WireClient client;
-    private volatile int current = -1;
-    private volatile long stepStart;
-    private volatile String aborted;
 
     WireSessionRun(Plan plan, Target target, int round, DiffSettings settings) {
-        this.plan = plan;
-        this.target = target;
+        super(plan, target, round);
         this.timeoutMillis = (int) settings.stepTimeout().toMillis();
-        this.lock = "diff-" + round + "-" + plan.session() + "-" + target.name();
     }
 
     @Override
-    public Transcript call() {
-        String abort = null;
-        try (WireClient c = new WireClient(target.port(), "sluice_test", TestUsers.APP_USER, TestUsers.APP_PASSWORD,
-                timeoutMillis)) {
-            client = c;
-            for (int i = 0; i < plan.steps().size() && aborted == null; i++) {
-                current = i;
-                stepStart = System.nanoTime();
-                List<String> out = new ArrayList<>();
+    Session open() throws IOException {
+        WireClient c = new WireClient(target.port(), "sluice_test", TestUsers.APP_USER, TestUsers.APP_PASSWORD,
+                timeoutMillis);
+        return new Session() {
+            @Override
+            public void step(Step step, List<String> out) throws IOException {
+                run(c, step, out);
+            }
+
+            @Override
+            public void probe(List<String> out) throws IOException {
+                out.addAll(c.query(withLock(StepRunner.PROBE)));
+                out.addAll(c.query(StepRunner.TEMPORARY_PROBE));
+            }
+
+            @Override
+            public void abort() {
+                close();
+            }
+
+            @Override
+            public void close() {
                 try {
-                    run(c, plan.steps().get(i), out);
-                    out.addAll(c.query(withLock(StepRunner.PROBE)));
-                    out.addAll(c.query(StepRunner.TEMPORARY_PROBE));
-                } catch (IOException | RuntimeException e) {
-                    out.add("connection lost: " + e);
-                    abort = "connection lost in step " + i + " after " + elapsedMillis() + " ms";
-                }
-                entries.add(new Transcript.Entry(i, out.stream().map(o -> o.replace(lock, "{lock}")).toList(),
-                        elapsedMillis()));
-                if (abort != null) {
-                    break;
+                    c.close();
+                } catch (IOException ignored) {
+                    // it is being torn down either way
                 }
             }
-        } catch (IOException e) {
-            abort = "connect or close failed: " + e;
-        }
-        return transcript(abort);
+        };
     }
 
     private void run(WireClient c, Step step, List<String> out) throws IOException {
@@ -116,38 +105,5 @@ final class WireSessionRun implements DifferentialRun {
                 next[0] = pauses.hasNext() ? pauses.next() : null;
             }
         };
-    }
-
-    private String withLock(String statement) {
-        return statement.replace("{lock}", lock);
-    }
-
-    private long elapsedMillis() {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stepStart);
-    }
-
-    @Override
-    public void abort(String why) {
-        aborted = why + " (in step " + current + " for " + elapsedMillis() + " ms)";
-        WireClient c = client;
-        if (c != null) {
-            try {
-                c.close();
-            } catch (IOException ignored) {
-                // it is being torn down either way
-            }
-        }
-    }
-
-    @Override
-    public Transcript transcript(String abort) {
-        synchronized (entries) {
-            return new Transcript(target.kind(), List.copyOf(entries), aborted != null ? aborted : abort);
-        }
-    }
-
-    @Override
-    public int currentStep() {
-        return current;
     }
 }

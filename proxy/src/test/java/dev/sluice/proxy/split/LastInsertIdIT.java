@@ -3,9 +3,6 @@ package dev.sluice.proxy.split;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.config.BackendConfig;
-import dev.sluice.config.RoutingConfig;
-import dev.sluice.config.SluiceConfig;
 import dev.sluice.proxy.ProxyFixture;
 import dev.sluice.proxy.ProxyServer;
 import dev.sluice.testkit.MariaDbCluster;
@@ -14,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,12 +31,7 @@ class LastInsertIdIT {
         try (Connection c = cluster.primary().openAdmin(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS sluice_test.insert_ids (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
         }
-        BackendConfig primary = ProxyFixture.backend(cluster.primary());
-        SluiceConfig config = ProxyFixture.config(List.of(new BackendConfig(primary.name(), primary.address(),
-                        primary.role(), 1, 1)))
-                .withRouting(new RoutingConfig(RoutingConfig.Mode.SPLIT, RoutingConfig.Balancer.ROUND_ROBIN))
-                .withEventLoops(1);
-        proxy = ProxyFixture.start(config);
+        proxy = ProxyFixture.start(ProxyFixture.splitOnOneConnection(cluster));
     }
 
     @AfterAll
