@@ -55,9 +55,10 @@ public final class TrackedConnection extends BackendConnection {
         this.state = new SessionVariables(schema);
     }
 
-    /** Split mode's bookkeeping of what lives on a connection, told when the connection closes. */
+    /** Split mode's bookkeeping of what lives on a connection, told when the connection closes or is reset. */
     public interface Attachment {
-        void connectionClosed();
+        /** The connection closed, or COM_RESET_CONNECTION ran on it: nothing prepared there survives. */
+        void serverSessionEnded();
     }
 
     /** What split mode attached to this connection, or null. */
@@ -152,6 +153,10 @@ public final class TrackedConnection extends BackendConnection {
      * exactly as its login left it.
      */
     public void afterReset(Consumer<Response> onReady) {
+        if (attachment != null) {
+            // The reset deallocated every statement prepared here, other sessions' too.
+            attachment.serverSessionEnded();
+        }
         StringBuilder sql = new StringBuilder(trackingAssignments());
         for (var entry : new TreeMap<>(loginValues.variables()).entrySet()) {
             sql.append(", ").append(entry.getKey()).append(" = ")
@@ -302,7 +307,7 @@ public final class TrackedConnection extends BackendConnection {
     void closed() {
         releasePartial();
         if (attachment != null) {
-            attachment.connectionClosed();
+            attachment.serverSessionEnded();
         }
     }
 

@@ -76,9 +76,9 @@ public final class ConnectionStatements implements TrackedConnection.Attachment 
         toClose.clear();
     }
 
-    /** The connection is gone: its statements are prepared nowhere now. */
+    /** The connection is gone or was reset: its statements are prepared nowhere now. */
     @Override
-    public void connectionClosed() {
+    public void serverSessionEnded() {
         for (ProxyStatement statement : prepared.keySet()) {
             statement.forget(connection);
         }
