@@ -206,7 +206,7 @@ final class PlanGenerator {
                     List.of(List.of(0), List.of(30)), fetch, interleave);
             case 4 -> new Step.Prepared("SELECT @@sql_mode, DATABASE(), @u1, @@time_zone", List.of(List.of()), 0, false);
             case 5 -> new Step.Prepared("UPDATE t SET v = ? WHERE k = ?", List.of(List.of(sql.tagText(), k)), 0, false);
-            case 6 -> new Step.Sql("PREPARE ps1 FROM 'SELECT k, v FROM t WHERE k > ?'");
+            case 6 -> new Step.Sql("PREPARE ps1 FROM 'SELECT k, v FROM t WHERE k > ? ORDER BY k'");
             case 7 -> new Step.Sql("SET @p = " + k, "EXECUTE ps1 USING @p");
             default -> new Step.Sql("DEALLOCATE PREPARE ps1");
         };
