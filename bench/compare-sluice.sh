@@ -14,7 +14,9 @@
 #
 # Knobs: COMPARE [/work/shared/bench/compare.sh], SLUICE_HOME, SLUICE_TARGET, PROXY_JAVA_OPTS (as
 # in overhead.sh: the launcher's, bin/proxy-java-opts, unless set), OUT [bench/out/compare-<time>],
-# and every knob of compare.sh (QUICK, SKIP, ...).
+# AOT [on] and AOT_DIR [bench/out/aot]: the launcher's AOT cache, one per mode, kept between runs
+# (a run with none records one, which the next run of the same build starts from; each proxy's log
+# says which), and every knob of compare.sh (QUICK, SKIP, ...).
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +25,8 @@ SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
 SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS-$("$SLUICE_HOME/bin/proxy-java-opts")}
 OUT=${OUT:-$here/out/compare-$(date +%Y%m%d-%H%M%S)}
+AOT=${AOT:-on}
+AOT_DIR=${AOT_DIR:-$here/out/aot}
 export OUT
 
 log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
@@ -39,6 +43,7 @@ if ! [ -d "$CLI/lib" ] || [ -n "$(cd "$SLUICE_HOME" && find . \( -path ./bench -
     > "$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
   touch "$CLI/lib"
 fi
+CLASSPATH_JARS="$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # The proxy in session mode on 4040 (as compare.sh's README asks), and with SPLIT=1 a second one in
 # split mode (the backend as its only primary) on a free port, measured as target "split". Neither
@@ -82,9 +87,16 @@ admin:
 health:
   enabled: false
 EOF
+  # As the launcher starts it: from the AOT cache a proxy of the same mode and build recorded in an
+  # earlier run (Java 25+), or recording one (bin/aot-cache).
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy \
-    --config "$OUT/$mode.yaml" > "$OUT/proxy-$mode.log" 2>&1 &
+  (
+    aot=
+    [ "$AOT" = on ] && aot=$("$SLUICE_HOME/bin/aot-cache" "$JAVA_HOME/bin/java" "$AOT_DIR/$mode" "$BASHPID" \
+      "$CLASSPATH_JARS" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS)
+    exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS $aot -cp "$CLASSPATH_JARS" \
+      dev.sluice.cli.Main proxy --config "$OUT/$mode.yaml"
+  ) > "$OUT/proxy-$mode.log" 2>&1 &
   PIDS+=($!)
   export "PID_$mode=$!"
   for i in $(seq 1 240); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.25; done
@@ -94,3 +106,8 @@ EOF
 done
 log "running $COMPARE"
 bash "$COMPARE" direct=13306 haproxy=14040 "${targets[@]}"
+status=$?
+for mode in "${modes[@]}"; do
+  log "$mode: $(grep -m1 -o 'jvm: [a-z ]*AOT cache[^;(]*' "$OUT/proxy-$mode.log" || echo 'no AOT cache')"
+done
+exit $status

@@ -58,6 +58,9 @@
 #     tree is built there as it is (mvn package, only when sources are newer than the last build)
 #   PROXY_JAVA_OPTS [bin/proxy-java-opts: the launcher's]  JVM options for the proxy, e.g. "-Xmx1g"
 #     ("" for the JVM's own defaults)
+#   AOT [on]  AOT_DIR [bench/out/aot/overhead]  the launcher's AOT cache for the default, --profile
+#     and --holds proxies (not the A/B modes'), kept between runs: a run with none records one
+#     that the next run of the same build and options starts from; the proxy's log says which
 #   PROXY_YAML []  a config section added to the proxy's (not to the A/B modes' proxies), e.g. to
 #     profile split mode: PROXY_YAML='routing: {mode: split}' bench/overhead.sh --profile
 #   EVENT_LOOP_THREADS [^multiThreadIo]  regex for the event-loop threads' names (/proc/PID/task/*/comm),
@@ -89,6 +92,8 @@ TABLE_SIZE=${TABLE_SIZE:-100000}
 SLUICE_HOME=${SLUICE_HOME:-$(cd "$here/.." && pwd)}
 SLUICE_TARGET=${SLUICE_TARGET:-target-bench}
 PROXY_JAVA_OPTS=${PROXY_JAVA_OPTS-$("$SLUICE_HOME/bin/proxy-java-opts")}
+AOT=${AOT:-on}
+AOT_DIR=${AOT_DIR:-$here/out/aot/overhead}
 HOLD_CONCURRENCY=${HOLD_CONCURRENCY:-200}
 EVENT_LOOP_THREADS=${EVENT_LOOP_THREADS:-^multiThreadIo}
 HOLD_SECONDS=${HOLD_SECONDS:-15}
@@ -237,9 +242,18 @@ limits:
   max_client_connections: $2
 ${PROXY_YAML:-}
 EOF
+  # As the launcher starts it: from the AOT cache a proxy of the same build recorded in an earlier
+  # run (Java 25+), or recording one (bin/aot-cache).
+  local jars
+  jars="$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*"
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice.yaml" \
-    > "$OUT/proxy.log" 2>&1 &
+  (
+    aot=
+    [ "$AOT" = on ] && aot=$("$SLUICE_HOME/bin/aot-cache" "$JAVA" "$AOT_DIR" "$BASHPID" "$jars" \
+      --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS)
+    exec "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS $aot -cp "$jars" dev.sluice.cli.Main proxy \
+      --config "$OUT/sluice.yaml"
+  ) > "$OUT/proxy.log" 2>&1 &
   PROXY_PID=$!; STARTED+=("$PROXY_PID")
   wait_port "$PROXY_PORT" 60 || die "proxy did not come up (see $OUT/proxy.log)"
   mariadb --skip-ssl -h$H -P"$PROXY_PORT" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \

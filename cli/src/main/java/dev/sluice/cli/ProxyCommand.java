@@ -105,6 +105,7 @@ public final class ProxyCommand implements Callable<Integer> {
             return 1;
         }
         printBanner(out, config, proxy, embedded);
+        AotRecording.watch(proxy);
         CountDownLatch stopped = new CountDownLatch(1);
         EmbeddedBackends started = embedded;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

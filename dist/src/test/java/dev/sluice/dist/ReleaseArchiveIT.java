@@ -23,6 +23,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +70,8 @@ class ReleaseArchiveIT {
     void holdsTheLauncherJarsConfigUnitAndDocsButNoMariaDb() throws Exception {
         Path home = release.home();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve("bin/sluice"))))
+                .startsWith("rwx");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve("bin/aot-cache"))))
                 .startsWith("rwx");
         assertThat(home.resolve("conf/sluice.yaml")).isRegularFile();
         assertThat(Files.readString(home.resolve("systemd/sluice.service"))).contains("LimitNOFILE=");
@@ -195,6 +198,79 @@ class ReleaseArchiveIT {
             assertThat(run.hasStackTrace()).as(run.toString()).isFalse();
         } finally {
             proxy.kill();
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void aProxyStartsFromTheAotCacheAnEarlierOneRecordedAfterServing() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 25,
+                "skipped: the AOT cache needs Java 25 and this build runs on " + Runtime.version());
+        Path cacheDir = folder.resolve("aot");
+        Path config = folder.resolve("aot-proxy.yaml");
+        Files.writeString(config, """
+                listen: 127.0.0.1:0
+                users:
+                  - name: %s
+                    password: %s
+                backends:
+                  - name: primary
+                    address: %s:%d
+                """.formatted(TestUsers.APP_USER, TestUsers.APP_PASSWORD, mariadb.primary().host(),
+                mariadb.primary().port()));
+        Map<String, String> env = new HashMap<>(Release.plainEnvironment(folder));
+        env.put("SLUICE_AOT_DIR", cacheDir.toString());
+        env.put("SLUICE_JAVA_OPTS", "-Dsluice.aot.statements-to-keep=40");
+
+        Release.Run idle = runProxy(env, config, 3);
+        assertThat(idle.err()).as(idle.toString()).contains("recording an AOT cache");
+        assertThat(filesIn(cacheDir)).as("what a proxy that relayed 3 statements left").singleElement()
+                .satisfies(name -> assertThat(name).matches("proxy-\\d+\\.\\d+\\.aot"));
+
+        Release.Run served = runProxy(env, config, 60);
+        assertThat(served.err()).as("the idle proxy's recording is not taken\n" + served)
+                .contains("recording an AOT cache");
+        assertThat(filesIn(cacheDir)).as("the second recording and its mark").hasSize(2)
+                .anySatisfy(name -> assertThat(name).endsWith(".aot.served"));
+
+        Release.Run cached = runProxy(env, config, 1);
+        assertThat(cached.err()).as(cached.toString()).contains("started from the AOT cache")
+                .doesNotContain("[error]");
+        assertThat(filesIn(cacheDir)).singleElement()
+                .satisfies(name -> assertThat(name).matches("proxy-\\d+\\.aot"));
+    }
+
+    /** Starts the release's proxy, sends {@code statements} through it, then stops it with SIGTERM. */
+    private static Release.Run runProxy(Map<String, String> env, Path config, int statements) throws Exception {
+        Release.Started proxy = release.start(env, "proxy", "--config", config.toString());
+        try {
+            int port = Integer.parseInt(awaitLine(proxy, LISTENING).group(1));
+            String url = "jdbc:mysql://127.0.0.1:" + port + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+            try (Connection connection = DriverManager.getConnection(url, TestUsers.APP_USER, TestUsers.APP_PASSWORD);
+                 Statement statement = connection.createStatement()) {
+                for (int i = 0; i < statements; i++) {
+                    try (ResultSet rs = statement.executeQuery("SELECT " + i)) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getInt(1)).isEqualTo(i);
+                    }
+                }
+            }
+            if (statements >= 40) {
+                // The proxy looks at its count every 5 s and marks its recording once it passes the bar.
+                await("the proxy marking the AOT cache it records as served").atMost(Duration.ofSeconds(20))
+                        .until(() -> proxy.output().err().contains("marked to keep"));
+            }
+            Release.Run run = proxy.stop(Duration.ofSeconds(90));
+            assertThat(run.exit()).as("the JVM's status after SIGTERM\n" + run).isEqualTo(143);
+            return run;
+        } finally {
+            proxy.kill();
+        }
+    }
+
+    private static List<String> filesIn(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
         }
     }
 
