@@ -11,11 +11,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The launcher's AOT cache (bin/aot-cache) as this proxy sees it. A proxy started from a cache
- * says so; a proxy recording one marks it worth keeping once it has relayed enough statements for
- * its methods' profiles to be the hot paths'. The JVM writes the cache at every exit, a failed
- * start's too, and a proxy started from a cache runs C2 alone: a cache of a run that did nothing
- * would leave every later start interpreting its hot paths for longer, so the launcher takes only
- * a marked one.
+ * says so; a proxy recording its classes and profiles for one marks the recording worth keeping
+ * once it has relayed enough statements for the profiles to be the hot paths'. The JVM writes
+ * the recording at every exit, a failed start's too, and a proxy started from a cache runs C2
+ * alone: a cache made from a run that did nothing would leave every later start interpreting its
+ * hot paths for longer, so the launcher makes one only from a marked recording.
  */
 final class AotRecording {
 
@@ -41,7 +41,8 @@ final class AotRecording {
         if (recording == null) {
             return;
         }
-        log.info("jvm: recording an AOT cache for the next start, {}; kept once {} statements are relayed",
+        log.info("jvm: recording an AOT cache's classes and profiles for the next start, {}; kept once {}"
+                + " statements are relayed",
                 recording, STATEMENTS_TO_KEEP);
         Thread.ofPlatform().daemon().name("sluice-aot-recording").start(() -> markWhenServed(proxy, Path.of(recording)));
     }
@@ -53,11 +54,11 @@ final class AotRecording {
             }
             long relayed = relayed(proxy);
             Files.writeString(markerOf(recording), "served " + relayed + " statements\n");
-            log.info("jvm: the AOT cache being recorded is marked to keep ({} statements relayed)", relayed);
+            log.info("jvm: the AOT cache's recording is marked to keep ({} statements relayed)", relayed);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
-            log.warn("jvm: cannot mark the AOT cache being recorded as served: {}", e.toString());
+            log.warn("jvm: cannot mark the AOT cache's recording as served: {}", e.toString());
         }
     }
 

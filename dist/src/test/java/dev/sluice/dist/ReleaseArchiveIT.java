@@ -225,17 +225,17 @@ class ReleaseArchiveIT {
         Release.Run idle = runProxy(env, config, 3);
         assertThat(idle.err()).as(idle.toString()).contains("recording an AOT cache");
         assertThat(filesIn(cacheDir)).as("what a proxy that relayed 3 statements left").singleElement()
-                .satisfies(name -> assertThat(name).matches("proxy-\\d+\\.\\d+\\.aot"));
+                .satisfies(name -> assertThat(name).matches("proxy-\\d+\\.\\d+\\.aotconf"));
 
         Release.Run served = runProxy(env, config, 60);
         assertThat(served.err()).as("the idle proxy's recording is not taken\n" + served)
                 .contains("recording an AOT cache");
         assertThat(filesIn(cacheDir)).as("the second recording and its mark").hasSize(2)
-                .anySatisfy(name -> assertThat(name).endsWith(".aot.served"));
+                .anySatisfy(name -> assertThat(name).endsWith(".aotconf.served"));
 
         Release.Run cached = runProxy(env, config, 1);
-        assertThat(cached.err()).as(cached.toString()).contains("started from the AOT cache")
-                .doesNotContain("[error]");
+        assertThat(cached.err()).as(cached.toString()).contains("making the proxy's AOT cache")
+                .contains("started from the AOT cache").doesNotContain("[error]");
         assertThat(filesIn(cacheDir)).singleElement()
                 .satisfies(name -> assertThat(name).matches("proxy-\\d+\\.aot"));
     }
