@@ -159,19 +159,11 @@ class ReleaseArchiveIT {
     @Test
     void proxyCarriesAClientToMariaDbAndStopsCleanlyOnSigterm() throws Exception {
         MariaDbServer primary = mariadb.primary();
-        Path config = folder.resolve("proxy.yaml");
-        Files.writeString(config, """
-                listen: 127.0.0.1:0
-                users:
-                  - name: %s
-                    password: %s
-                backends:
-                  - name: primary
-                    address: %s:%d
+        Path config = proxyConfig("proxy.yaml", """
                 admin:
                   http: 127.0.0.1:0
                   sql: 127.0.0.1:0
-                """.formatted(TestUsers.APP_USER, TestUsers.APP_PASSWORD, primary.host(), primary.port()));
+                """);
         Release.Started proxy = release.start(Release.plainEnvironment(folder), "proxy", "--config", config.toString());
         try {
             int port = Integer.parseInt(awaitLine(proxy, LISTENING).group(1));
@@ -207,17 +199,7 @@ class ReleaseArchiveIT {
         assumeTrue(Runtime.version().feature() >= 25,
                 "skipped: the AOT cache needs Java 25 and this build runs on " + Runtime.version());
         Path cacheDir = folder.resolve("aot");
-        Path config = folder.resolve("aot-proxy.yaml");
-        Files.writeString(config, """
-                listen: 127.0.0.1:0
-                users:
-                  - name: %s
-                    password: %s
-                backends:
-                  - name: primary
-                    address: %s:%d
-                """.formatted(TestUsers.APP_USER, TestUsers.APP_PASSWORD, mariadb.primary().host(),
-                mariadb.primary().port()));
+        Path config = proxyConfig("aot-proxy.yaml", "");
         Map<String, String> env = new HashMap<>(Release.plainEnvironment(folder));
         env.put("SLUICE_AOT_DIR", cacheDir.toString());
         env.put("SLUICE_JAVA_OPTS", "-Dsluice.aot.statements-to-keep=40");
@@ -238,6 +220,22 @@ class ReleaseArchiveIT {
                 .contains("started from the AOT cache").doesNotContain("[error]");
         assertThat(filesIn(cacheDir)).singleElement()
                 .satisfies(name -> assertThat(name).matches("proxy-\\d+\\.aot"));
+    }
+
+    /** A config of the release's proxy in front of the test's MariaDB, on a free port, plus {@code more}. */
+    private static Path proxyConfig(String name, String more) throws Exception {
+        MariaDbServer primary = mariadb.primary();
+        Path config = folder.resolve(name);
+        Files.writeString(config, """
+                listen: 127.0.0.1:0
+                users:
+                  - name: %s
+                    password: %s
+                backends:
+                  - name: primary
+                    address: %s:%d
+                """.formatted(TestUsers.APP_USER, TestUsers.APP_PASSWORD, primary.host(), primary.port()) + more);
+        return config;
     }
 
     /** Starts the release's proxy, sends {@code statements} through it, then stops it with SIGTERM. */
