@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 final class AotRecording {
 
-    /** Enough for C2 to have compiled the statement path (10,000 invocations each without tiers). */
+    /** Enough calls of the statement path for C2 alone to compile it (2,500 at the launcher's thresholds). */
     static final long STATEMENTS_TO_KEEP = Long.getLong("sluice.aot.statements-to-keep", 100_000);
     private static final Duration CHECK_EVERY = Duration.ofSeconds(5);
     private static final Logger log = LoggerFactory.getLogger(AotRecording.class);
@@ -62,7 +62,7 @@ final class AotRecording {
         }
     }
 
-    static long relayed(ProxyServer proxy) {
+    private static long relayed(ProxyServer proxy) {
         long statements = 0;
         for (Backend backend : proxy.runtime().backends()) {
             statements += backend.stats().queries();
