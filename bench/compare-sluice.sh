@@ -89,14 +89,10 @@ health:
 EOF
   # As the launcher starts it: from the AOT cache a proxy of the same mode and build recorded in an
   # earlier run (Java 25+), or recording one (bin/aot-cache).
+  aot_dir=; [ "$AOT" = on ] && aot_dir=$AOT_DIR/$mode
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  (
-    aot=
-    [ "$AOT" = on ] && aot=$("$SLUICE_HOME/bin/aot-cache" "$JAVA_HOME/bin/java" "$AOT_DIR/$mode" "$BASHPID" \
-      "$CLASSPATH_JARS" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS)
-    exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS $aot -cp "$CLASSPATH_JARS" \
-      dev.sluice.cli.Main proxy --config "$OUT/$mode.yaml"
-  ) > "$OUT/proxy-$mode.log" 2>&1 &
+  "$here/run-proxy" "$JAVA_HOME/bin/java" "$CLASSPATH_JARS" "$OUT/$mode.yaml" "$aot_dir" \
+    $PROXY_JAVA_OPTS > "$OUT/proxy-$mode.log" 2>&1 &
   PIDS+=($!)
   export "PID_$mode=$!"
   for i in $(seq 1 240); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.25; done

@@ -68,6 +68,10 @@
 #   PROFILE_TIME [20, QUICK 8]  seconds of the --profile cells
 #   AB_THREADS [16]  client counts of the A/B modes, e.g. "1 16"
 #   HOLD_CONCURRENCY [200] handshakes in flight while opening --holds; HOLD_SECONDS [15]
+#   AB_AOT_DIR []  the A/B modes' proxies run tiered; with a directory, as the launcher starts them (C2
+#                  alone from an AOT cache there per proxy; a first run records it)
+#   HOLD_NMT [on]  --holds reads native memory tracking's categories; NMT keeps the proxy off the AOT
+#                  cache (bin/aot-cache): off measures the proxy as the launcher starts it, without them
 #   FRESH_ONE [30000, QUICK 5000]  FRESH_MANY [200000, QUICK 40000]  FRESH_BURST [1000, QUICK 300]
 #   OUT [bench/out/overhead-<time>]  results (results.tsv, logs, JFR file)
 # Targets (issue 3, reported, not asserted): at 16 clients >= 0.55 of direct; proxy CPU
@@ -244,16 +248,11 @@ ${PROXY_YAML:-}
 EOF
   # As the launcher starts it: from the AOT cache a proxy of the same build recorded in an earlier
   # run (Java 25+), or recording one (bin/aot-cache).
-  local jars
-  jars="$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*"
+  local aot_dir=
+  [ "$AOT" = on ] && aot_dir=$AOT_DIR
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  (
-    aot=
-    [ "$AOT" = on ] && aot=$("$SLUICE_HOME/bin/aot-cache" "$JAVA" "$AOT_DIR" "$BASHPID" "$jars" \
-      --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS)
-    exec "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS $aot -cp "$jars" dev.sluice.cli.Main proxy \
-      --config "$OUT/sluice.yaml"
-  ) > "$OUT/proxy.log" 2>&1 &
+  "$here/run-proxy" "$JAVA" "$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*" "$OUT/sluice.yaml" \
+    "$aot_dir" $PROXY_JAVA_OPTS > "$OUT/proxy.log" 2>&1 &
   PROXY_PID=$!; STARTED+=("$PROXY_PID")
   wait_port "$PROXY_PORT" 60 || die "proxy did not come up (see $OUT/proxy.log)"
   mariadb --skip-ssl -h$H -P"$PROXY_PORT" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
@@ -442,6 +441,7 @@ heap_used_kb() { # G1 reports one heap line, the serial collector a young and an
   jcmd_ GC.heap_info | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | awk '{ kb += $1 } END { print kb + 0 }'
 }
 nmt() { # committed KB per Native Memory Tracking category, as "name=KB" words
+  [ "${HOLD_NMT:-on}" = off ] && return 0
   jcmd_ VM.native_memory summary | sed -n 's/^-  *\([A-Za-z][A-Za-z ]*[a-z]\) *(reserved=[0-9]*KB, committed=\([0-9]*\)KB.*/\1=\2/p' | tr ' ' '_'
 }
 run_holds() {
@@ -449,7 +449,7 @@ run_holds() {
   build_proxy
   # Session mode: every session holds its own backend connection, so the backend must take them all.
   start_backend --max_connections=$((want + 500)) --thread-handling=pool-of-threads
-  PROXY_JAVA_OPTS="-XX:NativeMemoryTracking=summary $PROXY_JAVA_OPTS"
+  [ "${HOLD_NMT:-on}" = off ] || PROXY_JAVA_OPTS="-XX:NativeMemoryTracking=summary $PROXY_JAVA_OPTS"
   start_proxy $((want + 200)) $((want + 100))
   local hold_log=$OUT/holds.log rss0 heap0 fd0 nmt0
   sleep 1; jcmd_ GC.run > /dev/null; sleep 1
@@ -530,9 +530,10 @@ admin:
   sql: $H:$3
 $4
 EOF
-  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$JAVA" --enable-native-access=ALL-UNNAMED $PROXY_JAVA_OPTS $jvm -cp "$CLI/classes:$CLI/lib/*" dev.sluice.cli.Main proxy --config "$OUT/sluice-$name.yaml" \
-    > "$OUT/proxy-$name.log" 2>&1 &
+  # Tiered, without the launcher's AOT cache, unless AB_AOT_DIR asks for it: a cache per proxy there.
+  # shellcheck disable=SC2086 # PROXY_JAVA_OPTS and jvm are lists of options
+  "$here/run-proxy" "$JAVA" "$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*" "$OUT/sluice-$name.yaml" \
+    "${AB_AOT_DIR:+$AB_AOT_DIR/$name}" $PROXY_JAVA_OPTS $jvm > "$OUT/proxy-$name.log" 2>&1 &
   AB_PID=$!; STARTED+=("$AB_PID")
   wait_port "$port" 60 || die "proxy $name did not come up (see $OUT/proxy-$name.log)"
   mariadb --skip-ssl -h$H -P"$port" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
