@@ -7,6 +7,7 @@ import dev.sluice.protocol.auth.ClientAuthOptions;
 import dev.sluice.protocol.packet.ComChangeUser;
 import dev.sluice.protocol.packet.HandshakeResponse41;
 import dev.sluice.protocol.packet.HandshakeV10;
+import dev.sluice.proxy.testing.ServerPackets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
@@ -70,13 +71,7 @@ final class RawClient implements AutoCloseable {
     }
 
     void send(int sequenceId, byte[] payload) throws IOException {
-        byte[] frame = new byte[4 + payload.length];
-        frame[0] = (byte) payload.length;
-        frame[1] = (byte) (payload.length >>> 8);
-        frame[2] = (byte) (payload.length >>> 16);
-        frame[3] = (byte) sequenceId;
-        System.arraycopy(payload, 0, frame, 4, payload.length);
-        sendRaw(frame);
+        sendRaw(ServerPackets.frame(sequenceId, payload));
     }
 
     void sendRaw(byte[] bytes) throws IOException {
