@@ -43,7 +43,6 @@ if ! [ -d "$CLI/lib" ] || [ -n "$(cd "$SLUICE_HOME" && find . \( -path ./bench -
     > "$OUT/build.log" 2>&1 || die "build (see $OUT/build.log)"
   touch "$CLI/lib"
 fi
-CLASSPATH_JARS="$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # The proxy in session mode on 4040 (as compare.sh's README asks), and with SPLIT=1 a second one in
 # split mode (the backend as its only primary) on a free port, measured as target "split". Neither
@@ -91,7 +90,7 @@ EOF
   # earlier run (Java 25+), or recording one (bin/aot-cache).
   aot_dir=; [ "$AOT" = on ] && aot_dir=$AOT_DIR/$mode
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$here/run-proxy" "$JAVA_HOME/bin/java" "$CLASSPATH_JARS" "$OUT/$mode.yaml" "$aot_dir" \
+  "$here/run-proxy" "$JAVA_HOME/bin/java" "$CLI" "$OUT/$mode.yaml" "$aot_dir" \
     $PROXY_JAVA_OPTS > "$OUT/proxy-$mode.log" 2>&1 &
   PIDS+=($!)
   export "PID_$mode=$!"

@@ -251,8 +251,7 @@ EOF
   local aot_dir=
   [ "$AOT" = on ] && aot_dir=$AOT_DIR
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS is a list of options
-  "$here/run-proxy" "$JAVA" "$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*" "$OUT/sluice.yaml" \
-    "$aot_dir" $PROXY_JAVA_OPTS > "$OUT/proxy.log" 2>&1 &
+  "$here/run-proxy" "$JAVA" "$CLI" "$OUT/sluice.yaml" "$aot_dir" $PROXY_JAVA_OPTS > "$OUT/proxy.log" 2>&1 &
   PROXY_PID=$!; STARTED+=("$PROXY_PID")
   wait_port "$PROXY_PORT" 60 || die "proxy did not come up (see $OUT/proxy.log)"
   mariadb --skip-ssl -h$H -P"$PROXY_PORT" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
@@ -532,8 +531,8 @@ $4
 EOF
   # Tiered, without the launcher's AOT cache, unless AB_AOT_DIR asks for it: a cache per proxy there.
   # shellcheck disable=SC2086 # PROXY_JAVA_OPTS and jvm are lists of options
-  "$here/run-proxy" "$JAVA" "$(ls -t "$CLI"/sluice-cli-*.jar | head -1):$CLI/lib/*" "$OUT/sluice-$name.yaml" \
-    "${AB_AOT_DIR:+$AB_AOT_DIR/$name}" $PROXY_JAVA_OPTS $jvm > "$OUT/proxy-$name.log" 2>&1 &
+  "$here/run-proxy" "$JAVA" "$CLI" "$OUT/sluice-$name.yaml" "${AB_AOT_DIR:+$AB_AOT_DIR/$name}" \
+    $PROXY_JAVA_OPTS $jvm > "$OUT/proxy-$name.log" 2>&1 &
   AB_PID=$!; STARTED+=("$AB_PID")
   wait_port "$port" 60 || die "proxy $name did not come up (see $OUT/proxy-$name.log)"
   mariadb --skip-ssl -h$H -P"$port" -u$DB_USER -p$DB_PASS -N -e 'select 1' >/dev/null 2>"$OUT/proxy-check.err" \
